@@ -1,0 +1,94 @@
+# noisetile: one Makefile, no configure step. `make` builds build/noisetile,
+# `make test` builds the sanitizer variant and runs every test.
+# Local settings (CC, OPT, ...) go in an untracked config.mk.
+-include config.mk
+
+CC      ?= cc
+OPT     ?= -O2
+BUILD   := build
+PKGS    := libmicrohttpd libpng jansson
+
+# -ffp-contract=off and no fast-math: the same request gives the same bytes
+# on every x86-64 build (DESIGN.md, "Numbers").
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+WARN    := -Wall -Wextra -Werror
+FP      := -ffp-contract=off -fno-fast-math
+CPPFLAGS_ALL := -Inoise -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson) -lz -lpthread -lm
+SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN    := -O1 -g -fsanitize=thread
+
+NOISE_SRC   := $(wildcard noise/*.c)
+SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
+TEST_SRC    := $(wildcard tests/test_*.c)
+
+REL_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/rel/%.o)
+REL_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/rel/%.o)
+SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
+SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
+SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
+
+.PHONY: all run test test-build deps deps-bench bench clean
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/noisetile
+
+# ---- release build ----
+$(BUILD)/rel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -c $< -o $@
+
+$(BUILD)/libnoise.a: $(REL_NOISE)
+	$(AR) rcs $@ $^
+
+$(BUILD)/noisetile: $(BUILD)/rel/server/main.o $(REL_SERVER) $(BUILD)/libnoise.a
+	$(CC) $(OPT) -o $@ $^ $(LIBS)
+
+# ---- sanitizer build: the daemon and every unit test ----
+$(BUILD)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
+
+$(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(SAN_NOISE)
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(SAN_NOISE)
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+# The cache is also tested under ThreadSanitizer.
+$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $^ -lpthread -lm
+
+# ---- install what is missing, once ----
+$(BUILD)/.deps-test: scripts/deps.sh package-lock.json
+	@mkdir -p $(BUILD)
+	scripts/deps.sh test
+	@touch $@
+
+$(BUILD)/.deps-bench: scripts/deps.sh package-lock.json
+	@mkdir -p $(BUILD)
+	scripts/deps.sh bench
+	@touch $@
+
+deps: $(BUILD)/.deps-test
+deps-bench: $(BUILD)/.deps-bench
+
+# ---- the commands of the README ----
+run: deps
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	$(BUILD)/noisetile --port $${NOISETILE_PORT:-8080} --static static
+
+# Sub-make so that pkg-config runs after deps installed the libraries.
+test: deps
+	$(MAKE) --no-print-directory test-build
+	BUILD=$(BUILD) tests/run.sh
+
+test-build: $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

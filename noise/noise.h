@@ -1,0 +1,141 @@
+/* noise.h: the public interface of the noise core (value, Perlin, simplex,
+ * improved noise; fractals, warp; exact analytic gradients).
+ *
+ * The core uses libc and libm only. It allocates nothing, does no I/O and
+ * keeps no global mutable state: every function works on memory the caller
+ * owns, so any number of threads may evaluate fields at once.
+ *
+ * Coordinates are plane coordinates (doubles). A field is a noise_spec: kind,
+ * seed and parameters. Its value lies in [-1, 1]; its gradient is in plane
+ * units (d value / d plane coordinate), so frequency, warp and octaves are
+ * all accounted for by the chain rule.
+ */
+#ifndef NOISE_H
+#define NOISE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    NOISE_VALUE = 0,   /* lattice value noise, quintic fade */
+    NOISE_PERLIN,      /* gradient noise, Islands / Catlike gradients */
+    NOISE_SIMPLEX,     /* Catlike Coding's Simplex2D/3D, normalised gradients */
+    NOISE_IMPROVED,    /* Ken Perlin's 2002 Improved Noise */
+    NOISE_KIND_COUNT
+} noise_kind;
+
+typedef enum { NOISE_FBM = 0, NOISE_TURBULENCE, NOISE_RIDGED, NOISE_FRACTAL_COUNT } noise_fractal;
+typedef enum { NOISE_SQUARE = 0, NOISE_TRIANGLE, NOISE_LATTICE_COUNT } noise_lattice;
+
+/* A field. Build it with noise_spec_parse() (validating) or
+ * noise_spec_default() and direct assignment (trusted callers, tests). */
+typedef struct {
+    noise_kind kind;
+    uint32_t seed;
+    double frequency;      /* (0, 1e6] */
+    int octaves;           /* 1..16 */
+    double lacunarity;     /* [1, 16] */
+    double gain;           /* (0, 1] */
+    noise_fractal fractal;
+    double warp;           /* [0, 1e6], plane units */
+    int has_t;             /* 1: the 3D noise at z = t */
+    double t;              /* finite; meaningful only when has_t */
+    noise_lattice lattice; /* value and perlin only; others keep NOISE_SQUARE */
+} noise_spec;
+
+/* Error codes: 0 is success, these are negative. */
+enum {
+    NOISE_EUNKNOWN = -1,   /* unknown parameter name */
+    NOISE_EDUP = -2,       /* a parameter given twice */
+    NOISE_ERANGE = -3,     /* a number outside its range, or NaN/Inf */
+    NOISE_ESYNTAX = -4,    /* not a number / not one of the allowed words */
+    NOISE_EKIND = -5,      /* unknown kind name */
+    NOISE_ENOSPACE = -6    /* output buffer too small */
+};
+
+/* A short, static description of an error code ("unknown parameter"...). */
+const char *noise_strerror(int err);
+
+/* ---- parameter metadata: the one place ranges and defaults live ---- */
+
+typedef enum { NOISE_PARAM_NUMBER, NOISE_PARAM_INTEGER, NOISE_PARAM_ENUM } noise_param_type;
+
+typedef struct {
+    const char *name;        /* query-string name: "frequency" */
+    noise_param_type type;
+    const char *description; /* one line, for /api/kinds and OpenAPI */
+    double min, max;         /* numeric range */
+    int min_exclusive;       /* 1: min itself is not allowed */
+    int max_exclusive;
+    int optional;            /* 1: no default; absent means "not given" (t) */
+    double default_number;   /* numbers and integers */
+    const char *const *choices; /* enums: NULL-terminated list */
+    const char *default_choice; /* enums */
+} noise_param;
+
+/* The field parameters, in canonical order; *n_params receives the count.
+ * The table is static and constant. */
+const noise_param *noise_params(size_t *n_params);
+
+/* Kind names: "value", "perlin", "simplex", "improved". NULL if out of range. */
+const char *noise_kind_name(noise_kind kind);
+/* Returns 0 and sets *out, or NOISE_EKIND. */
+int noise_kind_from_name(const char *name, noise_kind *out);
+
+/* Fills *spec with the defaults for (kind, seed). */
+void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
+
+/* The validating constructor: defaults for (kind, seed), then the n_params
+ * name/value pairs (query-string parameters, already percent-decoded).
+ * Numbers are parsed as C decimal or exponent notation; enums as their words.
+ * Returns 0 and fills *spec; on failure returns a NOISE_E* code, leaves *spec
+ * unspecified and writes a NUL-terminated message to err (if err_size > 0)
+ * naming the parameter, the accepted range and the value sent, e.g.
+ * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
+ * for value and perlin (other kinds: NOISE_EUNKNOWN with a message saying so). */
+int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
+                     size_t n_params, const char *const *names,
+                     const char *const *values, char *err, size_t err_size);
+
+/* Canonical text of the field's parameters: every parameter in canonical
+ * order, defaults included, numbers in shortest round-trip form, e.g.
+ * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
+ * (plus "&t=..." when has_t). Two specs that mean the same field give the
+ * same text. Kind and seed are not included. Returns the length written
+ * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
+int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
+
+/* Formats a double in the shortest form that parses back to the same double
+ * ("2", "0.5", "1e-07"). Returns the length, or NOISE_ENOSPACE. 32 bytes
+ * always suffice. */
+int noise_format_double(double v, char *buf, size_t buf_size);
+
+/* ---- evaluation ---- */
+
+/* The field at one point. dims is 2 (x, y; the spec's t is used when
+ * spec->has_t) or 3 (x, y, t: the point's t overrides the spec's).
+ * Returns the value in [-1, 1]. If grad is not NULL it receives the gradient:
+ * 2 components when the evaluation is 2D, 3 when it is 3D (has_t or dims 3).
+ * Returns the number of gradient components through *n_grad if not NULL. */
+double noise_eval_point(const noise_spec *spec, const double *p, int dims,
+                        double *grad, int *n_grad);
+
+/* n_points points, packed with stride dims (2 or 3), into out_values[n_points]
+ * and, if out_grads is not NULL, out_grads[n_points * g] with g = 3 when the
+ * evaluation is 3D (dims 3 or spec->has_t), else 2. */
+void noise_eval_points(const noise_spec *spec, size_t n_points, const double *points,
+                       int dims, double *out_values, double *out_grads);
+
+/* A width x height grid: sample (i, j) is at (x0 + i*step, y0 + j*step), row j
+ * at out_values[j*width + i]. If out_grads is not NULL it receives 2 floats per
+ * sample (d/dx, d/dy) at out_grads[2*(j*width + i)]; with has_t the t
+ * component is dropped. Each sample equals noise_eval_point at the same
+ * coordinates (to float rounding). Lattice work is shared along rows. */
+void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step,
+                     int width, int height, float *out_values, float *out_grads);
+
+/* Version of the noise output: bumped whenever any value changes, so that
+ * caches keyed on it stay valid across builds that compute the same field. */
+#define NOISE_VERSION 1
+
+#endif

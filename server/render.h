@@ -1,0 +1,50 @@
+/* render.h: turns a field into a PNG map tile: tile geometry, palettes,
+ * hillshading, the zero line, and the encoding (through pngenc.h).
+ */
+#ifndef RENDER_H
+#define RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "noise.h"
+
+/* The side of tile (0, 0, 0) in plane units (DESIGN.md, "Tiles"). */
+#define RENDER_WORLD_SIZE 16.0
+
+typedef enum { RENDER_GRAY = 0, RENDER_TERRAIN, RENDER_VIRIDIS, RENDER_PALETTE_COUNT } render_palette;
+
+typedef struct {
+    render_palette palette; /* default RENDER_GRAY */
+    int shade;              /* 1: hillshade from the analytic gradient */
+    int zero;               /* 1: mark where the value crosses 0 */
+} render_opts;
+
+/* Palette names ("gray", "terrain", "viridis"), NULL-terminated, for
+ * /api/kinds, OpenAPI and validation messages. */
+const char *const *render_palette_names(void);
+/* Returns 0 and sets *out, or -1 for an unknown name. */
+int render_palette_from_name(const char *name, render_palette *out);
+
+/* The plane coordinates of the centre of pixel (i, j) of tile (z, x, y) of
+ * width px: ((x + (i+0.5)/px) * S/2^z, (y + (j+0.5)/px) * S/2^z). */
+void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,
+                         double *out_x, double *out_y);
+
+/* Renders tile (z, x, y) of the field, px x px pixels (256, or 512 for @2x),
+ * and encodes it as PNG: indexed (one byte per pixel plus a palette) unless
+ * shaded, RGB when shaded. On success returns 0 and sets *out_png to a
+ * malloc()ed buffer of *out_size bytes that the caller frees. On failure
+ * returns a negative code (RENDER_ENOMEM, RENDER_EPNG) and sets *out_png to
+ * NULL. Thread-safe; allocates its own scratch. */
+int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
+                    const render_opts *opts, unsigned char **out_png, size_t *out_size);
+
+#define RENDER_ENOMEM (-12)
+#define RENDER_EPNG (-71)
+
+/* Bumped whenever a rendered tile's bytes change for the same request; with
+ * NOISE_VERSION it forms the ETag's version part. */
+#define RENDER_VERSION 1
+
+#endif
