@@ -58,7 +58,17 @@ typedef struct {
     size_t bytes, entries, budget_bytes;
 } cache_stats;
 
-/* A consistent snapshot of the counters. */
+/* A consistent snapshot of the counters. hits + misses counts every
+ * cache_get(); fills_shared is the part of misses that waited for another
+ * thread's fill instead of calling fill; bytes and entries cover the entries
+ * the cache keeps (not fills in progress, not over-budget entries). */
 void cache_get_stats(cache *c, cache_stats *out);
+
+/* Replaces the allocator of the cache's own memory (the cache, its table,
+ * its entries and key copies; not the data fill returns), e.g. with
+ * failalloc_malloc to test out-of-memory paths. Process-wide: call before
+ * creating any cache and before any thread uses one; NULL restores
+ * malloc/free. free_fn must free what malloc_fn returns. */
+void cache_set_alloc_funcs(void *(*malloc_fn)(size_t), void (*free_fn)(void *));
 
 #endif

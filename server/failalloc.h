@@ -1,0 +1,30 @@
+/* failalloc.h: malloc wrappers that fail the N-th call when a test asks,
+ * so out-of-memory paths on request paths can be exercised (SQLite's fault
+ * simulation, libuv's test-loop-oom).
+ *
+ * Disarmed (the default) they behave exactly like malloc/calloc/realloc.
+ * Thread-safe: the count is atomic, so exactly one call fails per arming even
+ * when worker threads allocate at once. Memory from them is freed with free().
+ */
+#ifndef FAILALLOC_H
+#define FAILALLOC_H
+
+#include <stddef.h>
+
+/* Like malloc/calloc/realloc, but return NULL for the armed call. A failed
+ * realloc leaves the old block untouched, as realloc does. */
+void *failalloc_malloc(size_t size);
+void *failalloc_calloc(size_t n, size_t size);
+void *failalloc_realloc(void *p, size_t size);
+
+/* Makes the nth wrapper call from now (1-based) fail, once; 0 disarms.
+ * Resets the call counter. */
+void failalloc_arm(long nth);
+/* Wrapper calls since the last failalloc_arm(). A test loops nth = 1, 2, ...
+ * until an operation makes fewer calls than nth (every allocation has then
+ * failed once). */
+long failalloc_calls(void);
+/* 1 if the armed call has happened (and failed) since the last arming. */
+int failalloc_fired(void);
+
+#endif
