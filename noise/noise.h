@@ -106,8 +106,9 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
 
 /* Formats a double in the shortest form that parses back to the same double
- * ("2", "0.5", "1e-07"). Returns the length, or NOISE_ENOSPACE. 32 bytes
- * always suffice. */
+ * ("2", "0.5", "1e-7", "1e6": %g style, but the exponent has no '+' (a '+'
+ * means a space in a query string) and no leading zeros). Returns the
+ * length, or NOISE_ENOSPACE. 32 bytes always suffice. */
 int noise_format_double(double v, char *buf, size_t buf_size);
 
 /* ---- evaluation ---- */

@@ -1,0 +1,126 @@
+/* noise_lattice.h: internal to noise/: SmallXXHash, 64-bit lattice indices,
+ * the quintic fade and the constant corner tables shared by every kind.
+ *
+ * Everything here is static inline or static const, so the point path and
+ * the grid path compute bit-identical numbers from the same expressions.
+ */
+#ifndef NOISE_LATTICE_H
+#define NOISE_LATTICE_H
+
+#include <math.h>
+#include <stdint.h>
+
+/* ---- SmallXXHash (Catlike Coding / Islands) ---- */
+
+#define NL_PRIME_A 0x9E3779B1u
+#define NL_PRIME_B 0x85EBCA77u
+#define NL_PRIME_C 0xC2B2AE3Du
+#define NL_PRIME_D 0x27D4EB2Fu
+#define NL_PRIME_E 0x165667B1u
+
+static inline uint32_t nl_seed(uint32_t seed) { return seed + NL_PRIME_E; }
+
+static inline uint32_t nl_eat(uint32_t acc, uint32_t data)
+{
+    acc += data * NL_PRIME_C;
+    acc = (acc << 17) | (acc >> 15);
+    return acc * NL_PRIME_D;
+}
+
+static inline uint32_t nl_avalanche(uint32_t a)
+{
+    a ^= a >> 15;
+    a *= NL_PRIME_B;
+    a ^= a >> 13;
+    a *= NL_PRIME_C;
+    a ^= a >> 16;
+    return a;
+}
+
+/* A 64-bit lattice index: its low 32 bits, and its high 32 bits only when the
+ * index lies outside the int32 range, so that inside that range the hash is
+ * the 32-bit original and the plane never repeats. */
+static inline uint32_t nl_eat64(uint32_t acc, uint64_t index)
+{
+    acc = nl_eat(acc, (uint32_t)index);
+    if ((index + 0x80000000u) >> 32)
+        acc = nl_eat(acc, (uint32_t)(index >> 32));
+    return acc;
+}
+
+/* Derived seed: hash of (seed, salt). Octave k >= 1 uses salt k; the warp
+ * fields use NL_SALT_WARP_X / NL_SALT_WARP_Y. */
+#define NL_SALT_WARP_X 0xF2A20002u
+#define NL_SALT_WARP_Y 0xF2A30003u
+static inline uint32_t nl_derive(uint32_t seed, uint32_t salt)
+{
+    return nl_avalanche(nl_eat(nl_seed(seed), salt));
+}
+
+/* The cell index of coordinate x (floor, as a two's-complement int64 held in
+ * a uint64) and the fraction x - floor(x), taken after the index so that it
+ * keeps full precision. Beyond +-2^63 the index wraps modulo 2^64 (the
+ * fraction is 0 there anyway); non-finite input gives index 0, fraction 0. */
+static inline uint64_t nl_floor(double x, double *frac)
+{
+    double fl = floor(x);
+    if (fabs(fl) < 9.2e18) {
+        *frac = x - fl;
+        return (uint64_t)(int64_t)fl;
+    }
+    *frac = 0.0;
+    if (!isfinite(fl))
+        return 0;
+    double m = fmod(fl, 18446744073709551616.0);
+    if (m < 0)
+        m += 18446744073709551616.0;
+    return (uint64_t)m;
+}
+
+/* ---- fade ---- */
+
+static inline double nl_fade(double t) { return t * t * t * (t * (t * 6 - 15) + 10); }
+static inline double nl_dfade(double t) { return t * t * (t * (t * 30 - 60) + 30); }
+
+/* ---- corner tables, indexed by hash byte A ---- */
+
+#define NL_R4(E, b) E(b) E((b) + 1) E((b) + 2) E((b) + 3)
+#define NL_R16(E, b) NL_R4(E, b) NL_R4(E, (b) + 4) NL_R4(E, (b) + 8) NL_R4(E, (b) + 12)
+#define NL_R64(E, b) NL_R16(E, b) NL_R16(E, (b) + 16) NL_R16(E, (b) + 32) NL_R16(E, (b) + 48)
+#define NL_R256(E) NL_R64(E, 0) NL_R64(E, 64) NL_R64(E, 128) NL_R64(E, 192)
+
+/* u = byte/255*2-1 */
+#define NL_U(b) ((double)(b) / 255.0 * 2.0 - 1.0)
+/* Islands' diamond: gy = 0.5-|u|, gx = u - floor(u+0.5) (floor written out so
+ * this stays a constant expression). */
+#define NL_DGX(b) (NL_U(b) - ((NL_U(b) + 0.5) < 0 ? -1.0 : (NL_U(b) + 0.5) < 1 ? 0.0 : 1.0))
+#define NL_DGY(b) (0.5 - (NL_U(b) < 0 ? -NL_U(b) : NL_U(b)))
+
+#define NL_PERLIN2_SCALE 3.7363622776864447 /* 2/0.53528 */
+#define NL_PERLIN3_SCALE 1.7765144785930007 /* 1/0.56290 */
+
+#define NL_EV(b) NL_U(b),
+#define NL_EP2(b) { NL_DGX(b) * NL_PERLIN2_SCALE, NL_DGY(b) * NL_PERLIN2_SCALE },
+#define NL_ED2(b) { NL_DGX(b), NL_DGY(b) },
+
+/* value noise: byte -> [-1, 1] */
+static const double nl_value_table[256] = { NL_R256(NL_EV) };
+/* 2D Perlin gradients, scaled by 2/0.53528 */
+static const double nl_perlin2_table[256][2] = { NL_R256(NL_EP2) };
+/* the raw diamond (|gx| + |gy| = 0.5) */
+static const double nl_diamond_table[256][2] = { NL_R256(NL_ED2) };
+
+/* 3D octahedron gradient from bytes A and D (unscaled). */
+static inline void nl_octahedron(uint32_t h, double g[3])
+{
+    double g0 = nl_value_table[h & 255], g1 = nl_value_table[h >> 24];
+    double g2 = 1.0 - fabs(g0) - fabs(g1);
+    double o = -g2 > 0 ? -g2 : 0.0;
+    g0 += g0 < 0 ? o : -o;
+    g1 += g1 < 0 ? o : -o;
+    g[0] = g0;
+    g[1] = g1;
+    g[2] = g2;
+}
+
+#endif

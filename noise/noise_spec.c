@@ -1,0 +1,304 @@
+/* noise_spec.c: field parameters: the metadata table, the validating
+ * parser, the canonical text and shortest round-trip number formatting.
+ */
+#include "noise.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved" };
+static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
+static const char *const lattice_names[] = { "square", "triangle", NULL };
+
+enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_T, P_COUNT };
+
+static const noise_param params[P_COUNT] = {
+    [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
+                      0, 1e6, 1, 0, 0, 1, NULL, NULL },
+    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL },
+    [P_LACUNARITY] = { "lacunarity", NOISE_PARAM_NUMBER, "frequency ratio between octaves", 1, 16, 0, 0, 0, 2,
+                       NULL, NULL },
+    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL },
+    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm" },
+    [P_WARP] = { "warp", NOISE_PARAM_NUMBER, "domain-warp displacement, plane units", 0, 1e6, 0, 0, 0, 0, NULL,
+                 NULL },
+    [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
+                    lattice_names, "square" },
+    [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL },
+};
+
+const noise_param *noise_params(size_t *n_params)
+{
+    if (n_params)
+        *n_params = P_COUNT;
+    return params;
+}
+
+const char *noise_strerror(int err)
+{
+    switch (err) {
+    case 0: return "success";
+    case NOISE_EUNKNOWN: return "unknown parameter";
+    case NOISE_EDUP: return "parameter given twice";
+    case NOISE_ERANGE: return "value out of range";
+    case NOISE_ESYNTAX: return "malformed value";
+    case NOISE_EKIND: return "unknown kind";
+    case NOISE_ENOSPACE: return "buffer too small";
+    default: return "unknown error";
+    }
+}
+
+const char *noise_kind_name(noise_kind kind)
+{
+    return (unsigned)kind < NOISE_KIND_COUNT ? kind_names[kind] : NULL;
+}
+
+int noise_kind_from_name(const char *name, noise_kind *out)
+{
+    for (int k = 0; name && k < NOISE_KIND_COUNT; k++)
+        if (strcmp(name, kind_names[k]) == 0) {
+            *out = (noise_kind)k;
+            return 0;
+        }
+    return NOISE_EKIND;
+}
+
+void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->kind = kind;
+    spec->seed = seed;
+    spec->frequency = params[P_FREQUENCY].default_number;
+    spec->octaves = (int)params[P_OCTAVES].default_number;
+    spec->lacunarity = params[P_LACUNARITY].default_number;
+    spec->gain = params[P_GAIN].default_number;
+    spec->fractal = NOISE_FBM;
+    spec->warp = params[P_WARP].default_number;
+    spec->has_t = 0;
+    spec->t = 0;
+    spec->lattice = NOISE_SQUARE;
+}
+
+int noise_format_double(double v, char *buf, size_t buf_size)
+{
+    char tmp[40];
+    int len = 0;
+    if (isnan(v)) {
+        len = snprintf(tmp, sizeof tmp, "nan");
+    } else if (isinf(v)) {
+        len = snprintf(tmp, sizeof tmp, v < 0 ? "-inf" : "inf");
+    } else {
+        for (int prec = 1; prec <= 17; prec++) {
+            len = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+            if (strtod(tmp, NULL) == v)
+                break;
+        }
+        /* "1e+06" -> "1e6", "1e-07" -> "1e-7": no '+' (it means space in a
+         * query string) and no leading exponent zeros. */
+        char *e = strchr(tmp, 'e');
+        if (e) {
+            char *src = e + 1, *dst = e + 1;
+            if (*src == '+')
+                src++;
+            else if (*src == '-')
+                *dst++ = *src++;
+            while (*src == '0' && src[1] != '\0')
+                src++;
+            memmove(dst, src, strlen(src) + 1);
+            len = (int)strlen(tmp);
+        }
+    }
+    if (len < 0 || (size_t)len >= buf_size)
+        return NOISE_ENOSPACE;
+    memcpy(buf, tmp, (size_t)len + 1);
+    return len;
+}
+
+/* Decimal or exponent notation, nothing else: [+-]? (d+ (.d*)? | .d+) ([eE][+-]?d+)? */
+static int is_decimal(const char *s)
+{
+    const char *p = s;
+    int digits = 0;
+    if (*p == '+' || *p == '-')
+        p++;
+    while (isdigit((unsigned char)*p)) {
+        p++;
+        digits++;
+    }
+    if (*p == '.') {
+        p++;
+        while (isdigit((unsigned char)*p)) {
+            p++;
+            digits++;
+        }
+    }
+    if (!digits)
+        return 0;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == '\0';
+}
+
+static int is_nonfinite_word(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    return strcasecmp(s, "nan") == 0 || strcasecmp(s, "inf") == 0 || strcasecmp(s, "infinity") == 0;
+}
+
+/* "in (0, 1e6]" / "in 1..16" / "from: fbm, turbulence, ridged" */
+static void describe_range(const noise_param *p, char *out, size_t size)
+{
+    char lo[32], hi[32];
+    if (p->type == NOISE_PARAM_ENUM) {
+        size_t used = 0;
+        used += (size_t)snprintf(out, size, "one of ");
+        for (int i = 0; p->choices[i] && used < size; i++)
+            used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", p->choices[i]);
+        return;
+    }
+    if (p->min == -DBL_MAX && p->max == DBL_MAX) {
+        snprintf(out, size, "a finite number");
+        return;
+    }
+    noise_format_double(p->min, lo, sizeof lo);
+    noise_format_double(p->max, hi, sizeof hi);
+    if (p->type == NOISE_PARAM_INTEGER)
+        snprintf(out, size, "an integer in %s..%s", lo, hi);
+    else
+        snprintf(out, size, "a number in %c%s, %s%c", p->min_exclusive ? '(' : '[', lo, hi,
+                 p->max_exclusive ? ')' : ']');
+}
+
+static int fail(int code, char *err, size_t err_size, const char *fmt, const char *a, const char *b,
+                const char *c)
+{
+    if (err && err_size > 0)
+        snprintf(err, err_size, fmt, a, b, c);
+    return code;
+}
+
+/* Parses one value; on success stores it into *num or *choice. */
+static int parse_value(const noise_param *p, const char *text, double *num, int *choice, char *err,
+                       size_t err_size)
+{
+    char range[96];
+    describe_range(p, range, sizeof range);
+    /* quote at most 40 bytes of what was sent */
+    char shown[48];
+    snprintf(shown, sizeof shown, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
+    if (p->type == NOISE_PARAM_ENUM) {
+        for (int i = 0; p->choices[i]; i++)
+            if (strcmp(text, p->choices[i]) == 0) {
+                *choice = i;
+                return 0;
+            }
+        return fail(NOISE_ESYNTAX, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    }
+    if (*text == '\0')
+        return fail(NOISE_ESYNTAX, err, err_size, "%s must be %s, got an empty value%s", p->name, range, "");
+    if (is_nonfinite_word(text))
+        return fail(NOISE_ERANGE, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    if (!is_decimal(text))
+        return fail(NOISE_ESYNTAX, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    errno = 0;
+    double v = strtod(text, NULL);
+    if (!isfinite(v))
+        return fail(NOISE_ERANGE, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    if (v == 0)
+        v = 0.0; /* -0 and 0 are the same field */
+    if (p->type == NOISE_PARAM_INTEGER && v != floor(v))
+        return fail(NOISE_ESYNTAX, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    if (v < p->min || v > p->max || (p->min_exclusive && v == p->min) || (p->max_exclusive && v == p->max))
+        return fail(NOISE_ERANGE, err, err_size, "%s must be %s, got '%s'", p->name, range, shown);
+    *num = v;
+    return 0;
+}
+
+int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_params, const char *const *names,
+                     const char *const *values, char *err, size_t err_size)
+{
+    int seen[P_COUNT] = { 0 };
+    if (err && err_size > 0)
+        err[0] = '\0';
+    if ((unsigned)kind >= NOISE_KIND_COUNT)
+        return fail(NOISE_EKIND, err, err_size, "unknown kind%s%s%s", "", "", "");
+    noise_spec_default(spec, kind, seed);
+    for (size_t i = 0; i < n_params; i++) {
+        const char *name = names[i] ? names[i] : "";
+        const char *text = values[i] ? values[i] : "";
+        int id = -1;
+        for (int k = 0; k < P_COUNT; k++)
+            if (strcmp(name, params[k].name) == 0)
+                id = k;
+        char shown[48];
+        snprintf(shown, sizeof shown, "%.40s%s", name, strlen(name) > 40 ? "..." : "");
+        if (id < 0)
+            return fail(NOISE_EUNKNOWN, err, err_size,
+                        "unknown parameter '%s'; known: frequency, octaves, lacunarity, gain, fractal, warp, "
+                        "t%s%s",
+                        shown, kind == NOISE_VALUE || kind == NOISE_PERLIN ? ", lattice" : "", "");
+        if (id == P_LATTICE && kind != NOISE_VALUE && kind != NOISE_PERLIN)
+            return fail(NOISE_EUNKNOWN, err, err_size,
+                        "parameter 'lattice' applies only to value and perlin, not to %s%s%s", kind_names[kind],
+                        "", "");
+        if (seen[id])
+            return fail(NOISE_EDUP, err, err_size, "parameter '%s' given twice%s%s", params[id].name, "", "");
+        seen[id] = 1;
+        double num = 0;
+        int choice = 0;
+        int rc = parse_value(&params[id], text, &num, &choice, err, err_size);
+        if (rc < 0)
+            return rc;
+        switch (id) {
+        case P_FREQUENCY: spec->frequency = num; break;
+        case P_OCTAVES: spec->octaves = (int)num; break;
+        case P_LACUNARITY: spec->lacunarity = num; break;
+        case P_GAIN: spec->gain = num; break;
+        case P_FRACTAL: spec->fractal = (noise_fractal)choice; break;
+        case P_WARP: spec->warp = num; break;
+        case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
+        case P_T:
+            spec->has_t = 1;
+            spec->t = num;
+            break;
+        }
+    }
+    return 0;
+}
+
+int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
+{
+    char f[32], l[32], g[32], w[32], t[32];
+    noise_format_double(spec->frequency, f, sizeof f);
+    noise_format_double(spec->lacunarity, l, sizeof l);
+    noise_format_double(spec->gain, g, sizeof g);
+    noise_format_double(spec->warp, w, sizeof w);
+    noise_format_double(spec->t == 0 ? 0.0 : spec->t, t, sizeof t);
+    const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
+    int with_lattice = spec->kind == NOISE_VALUE || spec->kind == NOISE_PERLIN;
+    const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
+    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s", f,
+                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
+                     spec->has_t ? "&t=" : "", spec->has_t ? t : "");
+    if (n < 0 || (size_t)n >= buf_size) {
+        if (buf && buf_size > 0)
+            buf[0] = '\0';
+        return NOISE_ENOSPACE;
+    }
+    return n;
+}
