@@ -29,7 +29,7 @@ SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
 
-.PHONY: all run test test-build deps deps-bench bench clean
+.PHONY: all run test test-build deps deps-bench bench clean www
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
@@ -76,17 +76,29 @@ $(BUILD)/.deps-bench: scripts/deps.sh package-lock.json
 deps: $(BUILD)/.deps-test
 deps-bench: $(BUILD)/.deps-bench
 
+# ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
+# daemon serves everything the page needs and it works with no internet ----
+LEAFLET := node_modules/leaflet
+$(BUILD)/.www: $(wildcard static/* static/*/*) package-lock.json
+	rm -rf $(BUILD)/www
+	mkdir -p $(BUILD)/www/vendor/leaflet
+	cp -R static/. $(BUILD)/www/
+	cp -R $(LEAFLET)/dist/leaflet.js $(LEAFLET)/dist/leaflet.css $(LEAFLET)/dist/images $(LEAFLET)/LICENSE $(BUILD)/www/vendor/leaflet/
+	@touch $@
+
+www: $(BUILD)/.www
+
 # ---- the commands of the README ----
 run: deps
-	$(MAKE) --no-print-directory $(BUILD)/noisetile
-	$(BUILD)/noisetile --port $${NOISETILE_PORT:-8080} --static static
+	$(MAKE) --no-print-directory $(BUILD)/noisetile $(BUILD)/.www
+	$(BUILD)/noisetile --port $${NOISETILE_PORT:-8080} --static $(BUILD)/www
 
 # Sub-make so that pkg-config runs after deps installed the libraries.
 test: deps
 	$(MAKE) --no-print-directory test-build
 	BUILD=$(BUILD) tests/run.sh
 
-test-build: $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+test-build: $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
 
 clean:
 	rm -rf $(BUILD)

@@ -16,7 +16,7 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1${ASAN_OPTIO
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export NOISETILE_BIN="${NOISETILE_BIN:-$PWD/$BUILD/asan/noisetile}"
-export NOISETILE_STATIC="${NOISETILE_STATIC:-$PWD/static}"
+export NOISETILE_STATIC="${NOISETILE_STATIC:-$PWD/$BUILD/www}"
 
 run_c() {  # run_c BINARY
   local bin=$1 name out rc p f

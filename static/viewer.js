@@ -1,0 +1,920 @@
+/* viewer.js: the noisetile viewer. Leaflet on the infinite noise plane, a
+ * control panel built from /api/kinds, point values and gradients from
+ * /point, a lattice overlay, and the whole state in the URL hash.
+ *
+ * Ranges and defaults of parameters live only in the daemon (/api/kinds);
+ * this file knows the tile geometry of DESIGN.md ("Tiles") and nothing else
+ * about the field. */
+(function () {
+  'use strict';
+
+  /* ---- tile geometry (DESIGN.md, "Tiles") ----
+   * Tile (z, x, y) covers the plane square with top-left corner
+   * (x*S/2^z, y*S/2^z) and side S/2^z, S = 16 plane units, y downwards.
+   * Plane (x, y) is Leaflet LatLng(lat = y, lng = x). At Leaflet zoom z one
+   * plane unit is TILE_PX/S * 2^z CSS pixels, so the transformation scales by
+   * TILE_PX/S and does not flip y: tile (z, x, y) of Leaflet is exactly the
+   * daemon's tile (z, x, y), negative indices included. */
+  var WORLD = 16;
+  var TILE_PX = 256;
+  var ZOOM_OUT = 2;      /* Leaflet zooms below native 0 by scaling tiles */
+  var ARROW_PX = 72;     /* drawn length of the gradient arrow */
+  var GRID_MIN_PX = 6;   /* lattice lines closer than this are hidden */
+
+  var CRS = L.extend({}, L.CRS.Simple, {
+    transformation: new L.Transformation(TILE_PX / WORLD, 0, TILE_PX / WORLD, 0)
+  });
+
+  function pxPerUnit(zoom) { return TILE_PX / WORLD * Math.pow(2, zoom); }
+  function toLatLng(x, y) { return L.latLng(y, x); }
+
+  /* ---- small helpers ---- */
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) Object.keys(attrs).forEach(function (k) {
+      if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) return;
+      if (k === 'text') e.textContent = attrs[k];
+      else if (k === 'className') e.className = attrs[k];
+      else e.setAttribute(k, attrs[k] === true ? '' : attrs[k]);
+    });
+    (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
+    return e;
+  }
+  function num(v) { return typeof v === 'number' && isFinite(v) ? v : undefined; }
+  function first() {
+    for (var i = 0; i < arguments.length; i++) if (arguments[i] !== undefined && arguments[i] !== null) return arguments[i];
+    return undefined;
+  }
+  /* Shortest text that parses back to v, URL-safe ("1e+21" has a '+'). */
+  function fmtNum(v) { return String(v); }
+  /* Decimal digits enough for a tenth of a CSS pixel at zoom. */
+  function coordDigits(zoom) {
+    return Math.max(0, Math.min(17, Math.ceil(Math.log10(pxPerUnit(zoom) * 10))));
+  }
+  function roundTo(v, digits) {
+    var r = Number(v.toFixed(digits));
+    return r === 0 ? 0 : r; /* no "-0" */
+  }
+  function fmtSigned(v, digits) {
+    var s = Math.abs(v).toFixed(digits);
+    return (v < 0 && Number(s) !== 0 ? '\u2212' : v > 0 && Number(s) !== 0 ? '+' : '\u2007') + s;
+  }
+  function fmtSci(v) {
+    if (v === 0) return '0';
+    var a = Math.abs(v);
+    var s = a >= 1e-3 && a < 1e5 ? a.toPrecision(4) : a.toExponential(3);
+    return (v < 0 ? '\u2212' : '') + s;
+  }
+
+  /* ---- /api/kinds -> one normalised description ----
+   * Accepts the daemon's JSON: kinds as names or objects, parameters as an
+   * array or a name->spec object, ranges as min/max (+ *_exclusive) or JSON
+   * Schema words. Nothing here invents a range or a default. */
+  function normType(s) {
+    var t = String(first(s.type, s.kind_of, '')).toLowerCase();
+    if (t === 'int' || t === 'integer') return 'integer';
+    if (t === 'bool' || t === 'boolean' || t === 'flag') return 'boolean';
+    if (t === 'enum' || t === 'string' || t === 'choice' || s.choices || s['enum'] || s.values) return 'enum';
+    return 'number';
+  }
+  function normParam(name, s) {
+    var p = { name: first(s.name, name), type: normType(s), description: s.description || s.doc || '' };
+    var range = Array.isArray(s.range) ? s.range : null;
+    p.min = num(first(s.min, s.minimum, range && range[0]));
+    p.max = num(first(s.max, s.maximum, range && range[1]));
+    if (typeof s.exclusiveMinimum === 'number') { p.min = s.exclusiveMinimum; p.minExclusive = true; }
+    if (typeof s.exclusiveMaximum === 'number') { p.max = s.exclusiveMaximum; p.maxExclusive = true; }
+    p.minExclusive = !!first(p.minExclusive, s.min_exclusive, s.minExclusive, s.exclusive_min,
+      s.exclusiveMinimum === true ? true : undefined);
+    p.maxExclusive = !!first(p.maxExclusive, s.max_exclusive, s.maxExclusive, s.exclusive_max,
+      s.exclusiveMaximum === true ? true : undefined);
+    p.choices = first(s.choices, s['enum'], s.values);
+    if (p.type === 'boolean' && !p.choices) p.choices = null;
+    p.optional = !!(s.optional || s.required === false && s['default'] === undefined);
+    var d = s['default'];
+    if (p.type === 'boolean') d = d === true || d === 1 || d === '1' || d === 'true';
+    p.def = d === null ? undefined : d;
+    if (p.def === undefined && p.type !== 'boolean') p.optional = true;
+    p.kinds = first(s.kinds, s.applies_to, s.only_kinds, s.for_kinds) || null;
+    return p;
+  }
+  function normList(v) {
+    if (!v) return [];
+    if (Array.isArray(v)) return v.map(function (s) { return typeof s === 'string' ? normParam(s, { type: 'enum' }) : normParam(s.name, s); });
+    return Object.keys(v).map(function (k) { return normParam(k, v[k]); });
+  }
+  function normaliseApi(j) {
+    var api = {};
+    var kinds = j.kinds || [];
+    if (!Array.isArray(kinds)) kinds = Object.keys(kinds).map(function (k) { return L.extend({ name: k }, kinds[k]); });
+    api.kinds = kinds.map(function (k) {
+      return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '', params: k.parameters || k.params || null };
+    });
+    api.kindDefault = first(j.default_kind, j.kind_default, j.defaults && j.defaults.kind, api.kinds.length ? api.kinds[0].name : undefined);
+    api.params = normList(first(j.parameters, j.params, j.field_parameters));
+    /* the seed: from its own entry, or from the parameter list */
+    var seed = j.seed || j.seeds || null;
+    api.params = api.params.filter(function (p) { if (p.name === 'seed') { seed = seed || p; return false; } return true; });
+    if (seed && !seed.type) seed = normParam('seed', L.extend({ type: 'integer' }, seed));
+    api.seed = seed;
+    var render = normList(first(j.render, j.render_parameters, j.rendering, j.render_params));
+    var palettes = j.palettes;
+    if (palettes && !render.some(function (p) { return p.name === 'palette'; })) {
+      var names = palettes.map(function (p) { return typeof p === 'string' ? p : p.name; });
+      render.unshift({ name: 'palette', type: 'enum', choices: names, def: first(j.default_palette, names[0]), description: 'colour map' });
+    }
+    render.forEach(function (p) {
+      var pc = p.name === 'palette' && palettes;
+      if (pc && !p.choices) p.choices = pc.map(function (x) { return typeof x === 'string' ? x : x.name; });
+    });
+    api.render = render;
+    var z = j.zoom || j.zooms || {};
+    api.minZoom = num(first(z.min, j.minzoom, j.min_zoom));
+    api.maxZoom = num(first(z.max, j.maxzoom, j.max_zoom));
+    api.kinds.forEach(function (k) { /* a kind's own parameter list, if given */
+      if (k.params && !Array.isArray(k.params)) k.params = Object.keys(k.params);
+      if (k.params) k.params = k.params.map(function (p) { return typeof p === 'string' ? p : p.name; });
+    });
+    return api;
+  }
+  function appliesTo(p, kind) {
+    if (p.kinds) return p.kinds.indexOf(kind) >= 0;
+    var k = findKind(kind);
+    if (k && k.params) return k.params.indexOf(p.name) >= 0;
+    return true;
+  }
+  function findKind(name) {
+    for (var i = 0; i < api.kinds.length; i++) if (api.kinds[i].name === name) return api.kinds[i];
+    return null;
+  }
+  function rangeText(p) {
+    if (p.type === 'enum') return 'one of ' + p.choices.join(', ');
+    if (p.type === 'boolean') return 'on or off';
+    var lo = p.min === undefined ? '(-\u221e' : (p.minExclusive ? '(' : '[') + fmtNum(p.min);
+    var hi = p.max === undefined ? '\u221e)' : fmtNum(p.max) + (p.maxExclusive ? ')' : ']');
+    return (p.type === 'integer' ? 'an integer in ' : 'a number in ') + lo + ', ' + hi;
+  }
+  /* Parses text for parameter p: {ok, value} or {ok: false, msg}. */
+  function parseParam(p, text) {
+    var s = String(text).trim();
+    var bad = { ok: false, msg: p.name + ' must be ' + rangeText(p) + ', got \u201c' + s + '\u201d' };
+    if (p.type === 'enum') return p.choices.indexOf(s) >= 0 ? { ok: true, value: s } : bad;
+    if (p.type === 'boolean') {
+      if (s === '1' || s === 'true' || s === 'on') return { ok: true, value: true };
+      if (s === '0' || s === 'false' || s === 'off') return { ok: true, value: false };
+      return bad;
+    }
+    if (s === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return bad;
+    var v = Number(s);
+    if (!isFinite(v)) return bad;
+    if (p.type === 'integer' && !Number.isInteger(v)) return bad;
+    if (p.min !== undefined && (v < p.min || p.minExclusive && v === p.min)) return bad;
+    if (p.max !== undefined && (v > p.max || p.maxExclusive && v === p.max)) return bad;
+    return { ok: true, value: v };
+  }
+  function encodeValue(p, v) { return p.type === 'boolean' ? (v ? '1' : '0') : fmtNum(v); }
+
+  /* ---- state ---- */
+  var api = null;
+  var state = {
+    kind: null, seed: 0, field: {}, render: {},
+    view: { x: 0, y: 0, z: 2 }, point: null, grid: false
+  };
+
+  function fieldParam(name) {
+    for (var i = 0; i < api.params.length; i++) if (api.params[i].name === name) return api.params[i];
+    return null;
+  }
+  function fieldValue(name) {
+    var p = fieldParam(name);
+    if (!p) return undefined;
+    var v = state.field[name];
+    return v === undefined ? p.def : v;
+  }
+  /* Query text of the field: only the parameters that differ from their
+   * defaults, in the daemon's order, so one view has one URL per tile. */
+  function fieldQuery() {
+    var out = [];
+    api.params.forEach(function (p) {
+      if (!appliesTo(p, state.kind)) return;
+      var v = state.field[p.name];
+      if (v === undefined || v === p.def) return;
+      out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
+    });
+    return out;
+  }
+  function renderQuery() {
+    var out = [];
+    api.render.forEach(function (p) {
+      var v = state.render[p.name];
+      if (v === undefined || v === p.def) return;
+      out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
+    });
+    return out;
+  }
+  function fieldBase() { return '/' + encodeURIComponent(state.kind) + '/' + state.seed; }
+  function tileTemplate() {
+    var q = fieldQuery().concat(renderQuery()).join('&');
+    return fieldBase() + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
+  }
+  function pointUrl(x, y) {
+    return fieldBase() + '/point?' + ['x=' + encodeURIComponent(fmtNum(x)), 'y=' + encodeURIComponent(fmtNum(y))].concat(fieldQuery()).join('&');
+  }
+
+  /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
+  function writeHash() {
+    var z = state.view.z, d = coordDigits(z);
+    var parts = ['z=' + z, 'x=' + encodeURIComponent(fmtNum(roundTo(state.view.x, d))), 'y=' + encodeURIComponent(fmtNum(roundTo(state.view.y, d))),
+      'kind=' + encodeURIComponent(state.kind), 'seed=' + state.seed];
+    parts = parts.concat(fieldQuery(), renderQuery());
+    if (state.grid) parts.push('grid=1');
+    if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
+    var h = '#' + parts.join('&');
+    if (location.hash !== h) history.replaceState(null, '', h);
+  }
+  var hashTimer = null;
+  function scheduleHash() {
+    if (hashTimer) return;
+    hashTimer = setTimeout(function () { hashTimer = null; writeHash(); }, 200);
+  }
+  /* Reads the hash into state; returns the messages for what it ignored. */
+  function readHash() {
+    var q = new URLSearchParams(location.hash.replace(/^#/, ''));
+    var msgs = [];
+    var k = q.get('kind');
+    if (k !== null) { if (findKind(k)) state.kind = k; else msgs.push('unknown kind \u201c' + k + '\u201d'); }
+    var s = q.get('seed');
+    if (s !== null) {
+      var r = parseParam(api.seed, s);
+      if (r.ok) state.seed = r.value; else msgs.push(r.msg);
+    }
+    state.field = {};
+    api.params.forEach(function (p) {
+      var v = q.get(p.name);
+      if (v === null) return;
+      var r = parseParam(p, v);
+      if (r.ok) state.field[p.name] = r.value; else msgs.push(r.msg);
+    });
+    state.render = {};
+    api.render.forEach(function (p) {
+      var v = q.get(p.name);
+      if (v === null) return;
+      var r = parseParam(p, v);
+      if (r.ok) state.render[p.name] = r.value; else msgs.push(r.msg);
+    });
+    var z = Number(q.get('z')), x = Number(q.get('x')), y = Number(q.get('y'));
+    if (q.get('z') !== null && Number.isInteger(z)) state.view.z = Math.max(minZoom(), Math.min(maxZoom(), z));
+    if (q.get('x') !== null && isFinite(x)) state.view.x = x;
+    if (q.get('y') !== null && isFinite(y)) state.view.y = y;
+    state.grid = q.get('grid') === '1';
+    var px = Number(q.get('px')), py = Number(q.get('py'));
+    state.point = q.get('px') !== null && q.get('py') !== null && isFinite(px) && isFinite(py) ? { x: px, y: py } : null;
+    return msgs;
+  }
+
+  /* ---- status line ---- */
+  var statusTimer = null;
+  function status(msg, kind) {
+    var s = $('status');
+    s.textContent = msg;
+    s.className = msg ? 'show ' + (kind || '') : '';
+    clearTimeout(statusTimer);
+    if (msg && kind !== 'sticky') statusTimer = setTimeout(function () { s.className = ''; }, 5000);
+  }
+
+  /* ---- the control panel, built from the API ---- */
+  var GROUPS = [
+    { title: 'Field', names: ['kind', 'seed', 'lattice'] },
+    { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] },
+    { title: 'Domain', names: ['frequency', 'warp', 't'] },
+    { title: 'Render', names: ['palette', 'shade', 'zero'] }
+  ];
+  var rows = {};      /* name -> row element */
+  var inputs = {};    /* name -> {set(value), ...} */
+
+  function sliderStep(p) {
+    if (p.type === 'integer') return 1;
+    return Math.pow(10, Math.floor(Math.log10((p.max - p.min) / 100)));
+  }
+  function hasSlider(p) {
+    return (p.type === 'number' || p.type === 'integer') && p.min !== undefined && p.max !== undefined &&
+      p.max - p.min <= 100;
+  }
+
+  function segmented(id, name, choices, onPick) {
+    var wrap = el('div', { className: 'seg', role: 'radiogroup', id: id, 'aria-labelledby': id + '-label' });
+    choices.forEach(function (c) {
+      var rid = id + '-' + c;
+      var inp = el('input', { type: 'radio', name: name, id: rid, value: c });
+      inp.addEventListener('change', function () { if (inp.checked) onPick(c); });
+      wrap.appendChild(inp);
+      wrap.appendChild(el('label', { 'for': rid, text: c }));
+    });
+    return {
+      node: wrap,
+      set: function (v) { wrap.querySelectorAll('input').forEach(function (i) { i.checked = i.value === v; }); }
+    };
+  }
+
+  function errorLine(id) { return el('p', { className: 'err', id: id + '-err', role: 'alert' }); }
+
+  /* A number or integer parameter: text box, slider for short ranges,
+   * halve/double buttons for long ones, an on/off switch when optional. */
+  function numberControl(p, store, id) {
+    var row = el('div', { className: 'row', 'data-param': p.name });
+    var label = el('label', { 'for': id, text: p.name, title: p.description });
+    var box = el('input', {
+      type: 'text', inputmode: p.type === 'integer' ? 'numeric' : 'decimal', id: id, spellcheck: 'false',
+      'aria-describedby': id + '-hint ' + id + '-err', className: 'num'
+    });
+    var hint = el('p', { className: 'hint', id: id + '-hint', text: (p.description ? p.description + '; ' : '') + rangeText(p) });
+    var err = errorLine(id);
+    var head = el('div', { className: 'row-head' }, [label]);
+    var line = el('div', { className: 'ctl' });
+    var slider = null, enable = null, play = null, halve = null, dbl = null;
+    if (p.optional) {
+      enable = el('input', { type: 'checkbox', id: id + '-on', className: 'switch', 'aria-label': 'use ' + p.name });
+      head.insertBefore(enable, label);
+      label.setAttribute('for', id + '-on');
+      box.setAttribute('aria-label', p.name);
+    }
+    line.appendChild(box);
+    if (hasSlider(p)) {
+      var st = sliderStep(p);
+      slider = el('input', {
+        type: 'range', id: id + '-range', min: p.minExclusive ? p.min + st : p.min, max: p.maxExclusive ? p.max - st : p.max,
+        step: st, 'aria-label': p.name + ' slider'
+      });
+      line.appendChild(slider);
+    } else if (p.min !== undefined && p.min >= 0) {
+      halve = el('button', { type: 'button', className: 'mini', title: 'halve ' + p.name, 'aria-label': 'halve ' + p.name, text: '\u00f72' });
+      dbl = el('button', { type: 'button', className: 'mini', title: 'double ' + p.name, 'aria-label': 'double ' + p.name, text: '\u00d72' });
+      line.appendChild(halve);
+      line.appendChild(dbl);
+    }
+    if (p.name === 't') {
+      play = el('button', { type: 'button', className: 'mini play', id: 'play', title: 'Animate t (T)', 'aria-pressed': 'false' },
+        [el('span', { className: 'play-icon', 'aria-hidden': 'true' }), el('span', { className: 'sr', text: 'Play t' })]);
+      line.appendChild(play);
+    }
+    row.appendChild(head);
+    row.appendChild(line);
+    row.appendChild(hint);
+    row.appendChild(err);
+
+    function current() { var v = store()[p.name]; return v === undefined ? p.def : v; }
+    function commit(v) {
+      var s = store();
+      if (v === undefined) delete s[p.name]; else s[p.name] = v;
+      changed();
+    }
+    function showErr(msg) {
+      err.textContent = msg || '';
+      if (msg) box.setAttribute('aria-invalid', 'true'); else box.removeAttribute('aria-invalid');
+    }
+    var typing = null;
+    box.addEventListener('input', function () {
+      var r = parseParam(p, box.value);
+      clearTimeout(typing);
+      if (r.ok) {
+        showErr('');
+        if (slider) slider.value = r.value;
+        typing = setTimeout(function () { if (enable) enable.checked = true; commit(r.value); }, 350);
+      }
+    });
+    box.addEventListener('change', function () {
+      clearTimeout(typing);
+      var r = parseParam(p, box.value);
+      if (!r.ok) { showErr(r.msg); return; }
+      showErr('');
+      if (enable) enable.checked = true;
+      commit(r.value);
+    });
+    box.addEventListener('keydown', function (e) {
+      if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+      var v = current();
+      if (v === undefined) v = 0;
+      var step = slider ? Number(slider.step) : p.type === 'integer' ? 1 : Math.pow(10, Math.floor(Math.log10(Math.abs(v) || 1)) - 1);
+      var nv = Number((v + (e.key === 'ArrowUp' ? step : -step)).toPrecision(12));
+      var r = parseParam(p, String(nv));
+      if (r.ok) { e.preventDefault(); box.value = fmtNum(r.value); if (enable) enable.checked = true; commit(r.value); }
+    });
+    if (slider) slider.addEventListener('input', function () {
+      var r = parseParam(p, slider.value);
+      if (!r.ok) return;
+      box.value = fmtNum(r.value);
+      showErr('');
+      clearTimeout(typing);
+      typing = setTimeout(function () { commit(r.value); }, 120);
+    });
+    function scale(f) {
+      var r = parseParam(p, String(current() * f));
+      if (r.ok) commit(r.value); else status(r.msg, 'warn');
+    }
+    if (halve) halve.addEventListener('click', function () { scale(0.5); });
+    if (dbl) dbl.addEventListener('click', function () {
+      if (current() === 0) { var r = parseParam(p, '1'); if (r.ok) commit(1); return; }
+      scale(2);
+    });
+    if (enable) enable.addEventListener('change', function () {
+      if (enable.checked) { var r = parseParam(p, box.value || '0'); commit(r.ok ? r.value : 0); } else { stopPlay(); commit(undefined); }
+    });
+    if (play) play.addEventListener('click', togglePlay);
+    return {
+      row: row,
+      set: function (v) {
+        if (document.activeElement !== box || v !== parseParam(p, box.value).value) box.value = v === undefined ? '' : fmtNum(v);
+        if (slider && v !== undefined) slider.value = v;
+        if (enable) { enable.checked = v !== undefined; row.classList.toggle('off', v === undefined); }
+        if (halve) halve.disabled = !parseParam(p, String(v / 2)).ok;
+        if (dbl) dbl.disabled = !parseParam(p, String(v === 0 ? 1 : v * 2)).ok;
+        showErr('');
+      }
+    };
+  }
+
+  function enumControl(p, store, id) {
+    var row = el('div', { className: 'row', 'data-param': p.name });
+    row.appendChild(el('div', { className: 'row-head' }, [el('span', { className: 'label', id: id + '-label', text: p.name, title: p.description })]));
+    var seg = segmented(id, id, p.choices, function (c) { store()[p.name] = c; changed(); });
+    row.appendChild(seg.node);
+    if (p.description) row.appendChild(el('p', { className: 'hint', text: p.description }));
+    return { row: row, set: function (v) { seg.set(v); } };
+  }
+
+  function boolControl(p, store, id) {
+    var row = el('div', { className: 'row check', 'data-param': p.name });
+    var box = el('input', { type: 'checkbox', id: id, className: 'switch' });
+    var label = el('label', { 'for': id, text: p.name, title: p.description });
+    box.addEventListener('change', function () { store()[p.name] = box.checked; changed(); });
+    row.appendChild(box);
+    row.appendChild(label);
+    if (p.description) row.appendChild(el('span', { className: 'hint inline', text: p.description }));
+    return { row: row, set: function (v) { box.checked = !!v; } };
+  }
+
+  function seedControl() {
+    var p = api.seed;
+    var id = 'p-seed';
+    var row = el('div', { className: 'row', 'data-param': 'seed' });
+    var box = el('input', { type: 'text', inputmode: 'numeric', id: id, className: 'num', 'aria-describedby': id + '-err', spellcheck: 'false' });
+    var btn = el('button', { type: 'button', className: 'mini wide', id: 'new-seed', title: 'A random seed (N)', text: 'new seed' });
+    var err = errorLine(id);
+    row.appendChild(el('div', { className: 'row-head' }, [el('label', { 'for': id, text: 'seed', title: rangeText(p) })]));
+    row.appendChild(el('div', { className: 'ctl' }, [box, btn]));
+    row.appendChild(err);
+    function apply() {
+      var r = parseParam(p, box.value);
+      if (!r.ok) { err.textContent = r.msg; box.setAttribute('aria-invalid', 'true'); return; }
+      err.textContent = ''; box.removeAttribute('aria-invalid');
+      state.seed = r.value; changed();
+    }
+    box.addEventListener('change', apply);
+    box.addEventListener('keydown', function (e) {
+      if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+      var r = parseParam(p, String(state.seed + (e.key === 'ArrowUp' ? 1 : -1)));
+      if (r.ok) { e.preventDefault(); state.seed = r.value; changed(); }
+    });
+    btn.addEventListener('click', newSeed);
+    return { row: row, set: function () { box.value = String(state.seed); err.textContent = ''; box.removeAttribute('aria-invalid'); } };
+  }
+  function newSeed() {
+    var p = api.seed;
+    var lo = p.min !== undefined ? p.min + (p.minExclusive ? 1 : 0) : 0;
+    var hi = p.max !== undefined ? p.max - (p.maxExclusive ? 1 : 0) : 0xffffffff;
+    var buf = new Uint32Array(2);
+    crypto.getRandomValues(buf);
+    var r = (buf[0] * 4294967296 + buf[1]) % (hi - lo + 1);
+    state.seed = lo + r;
+    changed();
+  }
+
+  function buildControls() {
+    var form = $('controls');
+    form.textContent = '';
+    form.addEventListener('submit', function (e) { e.preventDefault(); });
+    var byName = {};
+    var kindSeg = segmented('p-kind', 'kind', api.kinds.map(function (k) { return k.name; }), function (c) { state.kind = c; changed(); });
+    var kindRow = el('div', { className: 'row', 'data-param': 'kind' }, [
+      el('div', { className: 'row-head' }, [el('span', { className: 'label', id: 'p-kind-label', text: 'kind' })]), kindSeg.node,
+      el('p', { className: 'hint', id: 'kind-desc' })]);
+    byName.kind = { row: kindRow, set: function () {
+      kindSeg.set(state.kind);
+      var k = findKind(state.kind);
+      $('kind-desc').textContent = k ? k.description : '';
+    } };
+    byName.seed = seedControl();
+    function fieldStore() { return state.field; }
+    function renderStore() { return state.render; }
+    api.params.forEach(function (p) {
+      var id = 'p-' + p.name;
+      byName[p.name] = p.type === 'enum' ? enumControl(p, fieldStore, id) :
+        p.type === 'boolean' ? boolControl(p, fieldStore, id) : numberControl(p, fieldStore, id);
+      byName[p.name].param = p;
+    });
+    api.render.forEach(function (p) {
+      var id = 'r-' + p.name;
+      byName[p.name] = p.type === 'enum' ? enumControl(p, renderStore, id) :
+        p.type === 'boolean' ? boolControl(p, renderStore, id) : numberControl(p, renderStore, id);
+      byName[p.name].render = true;
+      byName[p.name].param = p;
+    });
+    var placed = {};
+    GROUPS.concat([{ title: 'More', names: Object.keys(byName) }]).forEach(function (g) {
+      var fs = el('fieldset', { className: 'group' }, [el('legend', { text: g.title })]);
+      g.names.forEach(function (n) {
+        if (!byName[n] || placed[n]) return;
+        placed[n] = true;
+        fs.appendChild(byName[n].row);
+      });
+      if (fs.children.length > 1) form.appendChild(fs);
+    });
+    inputs = byName;
+  }
+
+  function syncControls() {
+    Object.keys(inputs).forEach(function (n) {
+      var c = inputs[n];
+      if (n === 'kind' || n === 'seed') { c.set(); return; }
+      var v = c.render ? state.render[n] : state.field[n];
+      c.set(v === undefined ? c.param.def : v);
+      if (!c.render) {
+        var on = appliesTo(c.param, state.kind);
+        c.row.hidden = !on;
+      }
+    });
+  }
+
+  /* ---- the map ---- */
+  var map = null;
+  var shownLayer = null, pendingLayer = null;
+  function minZoom() { return (api.minZoom !== undefined ? api.minZoom : 0) - ZOOM_OUT; }
+  function maxZoom() { return api.maxZoom !== undefined ? api.maxZoom : 30; }
+
+  function makeLayer(url) {
+    var layer = L.tileLayer(url, {
+      tileSize: TILE_PX, noWrap: true, bounds: null,
+      minZoom: minZoom(), maxZoom: maxZoom(),
+      minNativeZoom: api.minZoom !== undefined ? api.minZoom : 0, maxNativeZoom: maxZoom(),
+      keepBuffer: 1, updateWhenIdle: false, className: 'noise-tiles'
+    });
+    var reported = false;
+    layer.on('tileerror', function (e) {
+      if (reported || !e.tile || !e.tile.src) return;
+      reported = true;
+      fetch(e.tile.src).then(function (r) { return r.json(); }).then(function (j) {
+        status('Tile request failed: ' + (j.error && j.error.message || 'error'), 'warn');
+      }).catch(function () { status('Tile request failed', 'warn'); });
+    });
+    return layer;
+  }
+  /* New parameters: load the new tiles on top of the old ones and drop the
+   * old layer once the new one is complete (no flash, smooth animation). */
+  function setTiles() {
+    var url = tileTemplate();
+    if (shownLayer && shownLayer._url === url) {
+      if (pendingLayer) { map.removeLayer(pendingLayer); pendingLayer = null; }
+      return;
+    }
+    if (pendingLayer && pendingLayer._url === url) return;
+    if (pendingLayer) map.removeLayer(pendingLayer);
+    var layer = makeLayer(url);
+    pendingLayer = layer;
+    layer.on('load', function () {
+      if (pendingLayer !== layer) return;
+      if (shownLayer) map.removeLayer(shownLayer);
+      shownLayer = layer;
+      pendingLayer = null;
+      document.body.dataset.tiles = 'loaded';
+      if (playing) playNext();
+    });
+    document.body.dataset.tiles = 'loading';
+    layer.addTo(map);
+  }
+
+  /* ---- point value and gradient arrow ---- */
+  var pointLayer = null, pointSeq = 0, lastPoint = null;
+  function clearPoint() {
+    state.point = null;
+    lastPoint = null;
+    pointSeq++;
+    $('info').hidden = true;
+    drawArrow();
+    scheduleHash();
+  }
+  function selectPoint(x, y) {
+    var d = coordDigits(map.getZoom());
+    state.point = { x: roundTo(x, d), y: roundTo(y, d) };
+    refreshPoint();
+    scheduleHash();
+  }
+  function refreshPoint() {
+    if (!state.point) return;
+    var seq = ++pointSeq;
+    var url = pointUrl(state.point.x, state.point.y);
+    $('info').hidden = false;
+    $('info').classList.add('busy');
+    /* stale answers are dropped by sequence number, not aborted: a point
+     * answer is small and cached, and aborts would read as failures */
+    fetch(url).then(function (r) {
+      return r.json().then(function (j) { if (!r.ok) throw new Error(j.error && j.error.message || r.statusText); return j; });
+    }).then(function (j) {
+      if (seq !== pointSeq) return;
+      lastPoint = j;
+      showPoint(j);
+    }).catch(function (e) {
+      if (seq === pointSeq) status('Point request failed: ' + e.message, 'warn');
+    });
+  }
+  function showPoint(j) {
+    var info = $('info');
+    info.classList.remove('busy');
+    info.hidden = false;
+    $('info-x').textContent = fmtNum(j.x);
+    $('info-y').textContent = fmtNum(j.y);
+    var t = j.params && j.params.t !== undefined ? j.params.t : fieldValue('t');
+    var has3 = j.gradient.length > 2;
+    $('info-t').textContent = t === undefined ? '' : fmtNum(t);
+    $('info-t').hidden = $('info-t-label').hidden = t === undefined;
+    $('info-value').textContent = fmtSigned(j.value, 6);
+    $('info-value').dataset.value = String(j.value);
+    $('info-bar').style.width = (Math.abs(j.value) * 50) + '%';
+    $('info-bar').style.left = (j.value < 0 ? 50 - Math.abs(j.value) * 50 : 50) + '%';
+    $('info-bar').className = j.value < 0 ? 'neg' : 'pos';
+    $('info-grad').textContent = fmtSci(j.gradient[0]) + ', ' + fmtSci(j.gradient[1]);
+    $('info-gt').textContent = has3 ? fmtSci(j.gradient[2]) : '';
+    $('info-gt').hidden = $('info-gt-label').hidden = !has3;
+    $('info-mag').textContent = fmtSci(Math.hypot(j.gradient[0], j.gradient[1]));
+    drawArrow();
+  }
+  function drawArrow() {
+    if (!pointLayer) return;
+    pointLayer.clearLayers();
+    if (!state.point) return;
+    var P = state.point, k = pxPerUnit(map.getZoom());
+    var c = toLatLng(P.x, P.y);
+    var g = lastPoint && lastPoint.x === P.x && lastPoint.y === P.y ? lastPoint.gradient : null;
+    var lines = [];
+    if (g && (g[0] !== 0 || g[1] !== 0)) {
+      var m = Math.hypot(g[0], g[1]), ux = g[0] / m, uy = g[1] / m;
+      var L1 = ARROW_PX / k, H = 13 / k;
+      var tx = P.x + ux * L1, ty = P.y + uy * L1;
+      var a = Math.PI * 0.85;
+      function rot(ang) { return toLatLng(tx + (ux * Math.cos(ang) - uy * Math.sin(ang)) * H, ty + (ux * Math.sin(ang) + uy * Math.cos(ang)) * H); }
+      lines.push([c, toLatLng(tx, ty)], [rot(a), toLatLng(tx, ty), rot(-a)]);
+    }
+    lines.forEach(function (ll) {
+      pointLayer.addLayer(L.polyline(ll, { color: '#0b0d12', weight: 6, opacity: 0.75, lineCap: 'round', lineJoin: 'round', interactive: false, className: 'arrow-halo' }));
+    });
+    lines.forEach(function (ll) {
+      pointLayer.addLayer(L.polyline(ll, { color: '#ffffff', weight: 2.5, opacity: 1, lineCap: 'round', lineJoin: 'round', interactive: false, className: 'arrow' }));
+    });
+    pointLayer.addLayer(L.circleMarker(c, { radius: 4.5, color: '#0b0d12', weight: 2, fillColor: '#ffd24a', fillOpacity: 1, interactive: false, className: 'point-dot' }));
+  }
+
+  /* ---- lattice overlay ----
+   * Each family of cell borders is the set of lines a.p + b = n (n integer)
+   * in plane coordinates p. Square lattice: x*f and y*f integer. Triangle
+   * lattice (DESIGN.md, simplex): p*f/sqrt(3), skewed by (x+y)(sqrt(3)-1)/2;
+   * borders where a skewed coordinate or their difference is an integer.
+   * 3D (with t): the slice z = t of the skewed cubic grid (scale 0.6, skew 1/3). */
+  function latticeFamilies() {
+    var f = fieldValue('frequency');
+    if (!(f > 0)) return [];
+    var t = fieldValue('t');
+    var lat = fieldValue('lattice');
+    var tri = state.kind === 'simplex' || (lat === 'triangle' && appliesTo(fieldParam('lattice'), state.kind));
+    if (!tri) return [{ a: [f, 0], b: 0 }, { a: [0, f], b: 0 }];
+    if (t === undefined) {
+      var c = f / Math.sqrt(3), F = (Math.sqrt(3) - 1) / 2;
+      return [{ a: [c * (1 + F), c * F], b: 0 }, { a: [c * F, c * (1 + F)], b: 0 }, { a: [c, -c], b: 0 }];
+    }
+    var g = 0.6 * f, gt = g * t;
+    return [
+      { a: [4 * g / 3, g / 3], b: gt / 3 }, { a: [g / 3, 4 * g / 3], b: gt / 3 }, { a: [g / 3, g / 3], b: 4 * gt / 3 },
+      { a: [g, -g], b: 0 }, { a: [0, g], b: -gt }, { a: [g, 0], b: -gt }
+    ];
+  }
+  var GridLayer = L.Layer.extend({
+    onAdd: function (m) {
+      this._canvas = L.DomUtil.create('canvas', 'grid-canvas');
+      m.getPane('gridPane').appendChild(this._canvas);
+      m.on('move resize zoomend viewreset', this.redraw, this);
+      m.on('zoomstart', this._hide, this);
+      this.redraw();
+    },
+    onRemove: function (m) {
+      L.DomUtil.remove(this._canvas);
+      m.off('move resize zoomend viewreset', this.redraw, this);
+      m.off('zoomstart', this._hide, this);
+      $('grid-note').hidden = true;
+    },
+    _hide: function () { this._canvas.style.visibility = 'hidden'; },
+    redraw: function () {
+      var m = this._map, cv = this._canvas;
+      if (!m) return;
+      var size = m.getSize(), dpr = window.devicePixelRatio || 1;
+      L.DomUtil.setPosition(cv, m.containerPointToLayerPoint([0, 0]));
+      cv.width = Math.round(size.x * dpr); cv.height = Math.round(size.y * dpr);
+      cv.style.width = size.x + 'px'; cv.style.height = size.y + 'px';
+      cv.style.visibility = '';
+      var ctx = cv.getContext('2d');
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, size.x, size.y);
+      var k = pxPerUnit(m.getZoom());
+      var o = m.containerPointToLatLng([0, 0]), x0 = o.lng, y0 = o.lat;
+      var fams = latticeFamilies(), note = $('grid-note');
+      var minGap = Infinity;
+      fams.forEach(function (fm) { minGap = Math.min(minGap, k / Math.hypot(fm.a[0], fm.a[1])); });
+      if (minGap < GRID_MIN_PX) {
+        note.hidden = false;
+        note.textContent = 'Lattice lines are ' + minGap.toPrecision(2) + ' px apart: zoom in to see them.';
+        cv.dataset.lines = '0';
+        return;
+      }
+      note.hidden = fieldValue('warp') === 0 || fieldValue('warp') === undefined;
+      note.textContent = note.hidden ? '' : 'The grid shows the unwarped lattice.';
+      var alpha = Math.min(0.55, 0.15 + (minGap - GRID_MIN_PX) / 60);
+      var count = 0;
+      ctx.lineWidth = 1;
+      ctx.strokeStyle = 'rgba(255,255,255,' + alpha.toFixed(3) + ')';
+      ctx.beginPath();
+      fams.forEach(function (fm) {
+        /* in container pixels s: (a/k).s = n - (a.p0 + b) */
+        var ax = fm.a[0] / k, ay = fm.a[1] / k, c = fm.a[0] * x0 + fm.a[1] * y0 + fm.b;
+        var vals = [0, ax * size.x, ay * size.y, ax * size.x + ay * size.y];
+        var lo = Math.ceil(c + Math.min.apply(null, vals)), hi = Math.floor(c + Math.max.apply(null, vals));
+        for (var n = lo; n <= hi; n++) {
+          var r = n - c;
+          if (Math.abs(ax) >= Math.abs(ay)) {
+            ctx.moveTo(r / ax, 0); ctx.lineTo((r - ay * size.y) / ax, size.y);
+          } else {
+            ctx.moveTo(0, r / ay); ctx.lineTo(size.x, (r - ax * size.x) / ay);
+          }
+          count++;
+        }
+      });
+      ctx.stroke();
+      cv.dataset.lines = String(count);
+    }
+  });
+  var grid = null;
+  function syncGrid() {
+    $('grid-toggle').checked = state.grid;
+    if (state.grid && !grid) { grid = new GridLayer(); map.addLayer(grid); }
+    else if (!state.grid && grid) { map.removeLayer(grid); grid = null; }
+    else if (grid) grid.redraw();
+  }
+
+  /* ---- t animation: the next step is requested when the new tiles are in ---- */
+  var playing = false, playTimer = null, lastStep = 0;
+  function playNext() {
+    clearTimeout(playTimer);
+    var wait = Math.max(0, 80 - (Date.now() - lastStep));
+    playTimer = setTimeout(function () {
+      if (!playing) return;
+      lastStep = Date.now();
+      var p = fieldParam('t');
+      var f = fieldValue('frequency') || 1;
+      var nt = Number(((fieldValue('t') || 0) + 0.04 / f).toPrecision(10));
+      var r = parseParam(p, String(nt));
+      if (!r.ok) { stopPlay(); return; }
+      state.field.t = r.value;
+      changed();
+    }, wait);
+  }
+  function togglePlay() { if (playing) stopPlay(); else startPlay(); }
+  function startPlay() {
+    var p = fieldParam('t');
+    if (!p) return;
+    playing = true;
+    if (state.field.t === undefined) { var r = parseParam(p, '0'); if (!r.ok) { playing = false; return; } state.field.t = 0; changed(); }
+    syncPlay();
+    playNext();
+  }
+  function stopPlay() { playing = false; clearTimeout(playTimer); syncPlay(); }
+  function syncPlay() {
+    var b = $('play');
+    if (!b) return;
+    b.setAttribute('aria-pressed', playing ? 'true' : 'false');
+    b.classList.toggle('on', playing);
+    b.title = playing ? 'Pause t (T)' : 'Animate t (T)';
+    b.querySelector('.sr').textContent = playing ? 'Pause t' : 'Play t';
+  }
+
+  /* ---- one place that applies the state to everything ---- */
+  function changed() {
+    if (!findKind(state.kind)) state.kind = api.kindDefault;
+    syncControls();
+    setTiles();
+    refreshPoint();
+    syncGrid();
+    scheduleHash();
+  }
+
+  /* ---- cursor readout ---- */
+  function showCursor(ll) {
+    var d = coordDigits(map.getZoom());
+    $('cursor-x').textContent = ll ? 'x ' + fmtSigned(roundTo(ll.lng, d), d) : 'x \u2014';
+    $('cursor-y').textContent = ll ? 'y ' + fmtSigned(roundTo(ll.lat, d), d) : 'y \u2014';
+  }
+  function showZoom() { $('cursor-z').textContent = 'z ' + map.getZoom(); }
+
+  /* ---- panel, keyboard ---- */
+  function setPanel(open) {
+    document.body.classList.toggle('collapsed', !open);
+    var b = $('panel-toggle');
+    b.setAttribute('aria-expanded', open ? 'true' : 'false');
+    b.title = open ? 'Hide the panel (P)' : 'Show the panel (P)';
+  }
+  function typingIn(t) {
+    return t && (t.tagName === 'INPUT' && /^(text|number|search)$/.test(t.type) || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  }
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || typingIn(e.target)) return;
+    var k = e.key.toLowerCase();
+    if (k === 'p') setPanel(document.body.classList.contains('collapsed'));
+    else if (k === 'n') newSeed();
+    else if (k === 't') togglePlay();
+    else if (k === 'g') { state.grid = !state.grid; syncGrid(); scheduleHash(); }
+    else if (k === 'escape') { if (state.point) clearPoint(); else return; }
+    else return;
+    e.preventDefault();
+  }
+
+  /* ---- start ---- */
+  function start(j) {
+    api = normaliseApi(j);
+    if (!api.kinds.length || !api.seed) throw new Error('/api/kinds has no kinds or no seed range');
+    state.kind = api.kindDefault;
+    state.seed = api.seed.def !== undefined ? api.seed.def : api.seed.min;
+    buildControls();
+    var msgs = readHash();
+    if (msgs.length) status('Ignored from the link: ' + msgs.join('; '), 'warn');
+
+    map = L.map('map', {
+      crs: CRS, center: toLatLng(state.view.x, state.view.y), zoom: state.view.z,
+      minZoom: minZoom(), maxZoom: maxZoom(), zoomControl: false, keyboard: true, worldCopyJump: false
+    });
+    map.attributionControl.setPrefix('<a href="https://leafletjs.com" title="A JavaScript library for interactive maps">Leaflet</a>');
+    map.attributionControl.addAttribution('noisetile');
+    L.control.zoom({ position: 'topright' }).addTo(map);
+    map.createPane('gridPane').style.zIndex = 350;
+    map.getPane('gridPane').style.pointerEvents = 'none';
+    pointLayer = L.layerGroup().addTo(map);
+
+    map.on('moveend', function () {
+      var c = map.getCenter();
+      state.view = { x: c.lng, y: c.lat, z: map.getZoom() };
+      showZoom();
+      scheduleHash();
+    });
+    map.on('zoomend', drawArrow);
+    map.on('click', function (e) { selectPoint(e.latlng.lng, e.latlng.lat); });
+    map.on('mousemove', function (e) { showCursor(e.latlng); });
+    map.on('mouseout', function () { showCursor(null); });
+    map.getContainer().addEventListener('keydown', function (e) {
+      if ((e.key === 'Enter' || e.key === ' ') && e.target === map.getContainer()) {
+        var c = map.getCenter();
+        selectPoint(c.lng, c.lat);
+        e.preventDefault();
+      }
+    });
+    window.addEventListener('hashchange', function () {
+      var h = location.hash;
+      var m = readHash();
+      if (m.length) status('Ignored from the link: ' + m.join('; '), 'warn');
+      map.setView(toLatLng(state.view.x, state.view.y), state.view.z, { animate: false });
+      lastPoint = null;
+      if (!state.point) { $('info').hidden = true; drawArrow(); }
+      changed();
+      if (location.hash !== h) writeHash();
+    });
+    $('grid-toggle').addEventListener('change', function () { state.grid = this.checked; syncGrid(); scheduleHash(); });
+    $('info-close').addEventListener('click', clearPoint);
+    document.addEventListener('keydown', onKey);
+
+    showZoom();
+    changed();
+    writeHash();
+    document.body.dataset.ready = '1';
+  }
+
+  $('panel-toggle').addEventListener('click', function () { setPanel(document.body.classList.contains('collapsed')); });
+  setPanel(!window.matchMedia('(max-width: 640px)').matches);
+
+  fetch('/api/kinds').then(function (r) {
+    if (!r.ok) throw new Error('/api/kinds: HTTP ' + r.status);
+    return r.json();
+  }).then(start).catch(function (e) {
+    $('controls').textContent = 'Could not load the parameters: ' + e.message;
+    status('Could not load /api/kinds: ' + e.message, 'sticky');
+  });
+
+  /* for the browser test and the console */
+  window.noisetile = {
+    state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
+    map: function () { return map; }, api: function () { return api; }
+  };
+})();

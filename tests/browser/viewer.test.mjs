@@ -1,0 +1,318 @@
+// viewer.test.mjs: the viewer at / in headless Chromium against the real
+// daemon: tiles come only from the daemon and sit where DESIGN.md's tile
+// geometry puts them, controls change tile URLs, a click shows what /point
+// says for the clicked spot, the hash restores the state, @2x tiles on
+// high-DPI screens, no console errors or failed requests. Screenshots go to
+// tests/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = process.env.NOISETILE_BIN || path.join(ROOT, 'build/asan/noisetile');
+const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build/www');
+const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const WORLD = 16;   // plane units covered by tile z = 0 (DESIGN.md, "Tiles")
+const TILE = 256;   // CSS pixels per tile
+const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png(\?.*)?$/;
+
+let daemon = null;
+let base = '';
+const dirs = [];
+const problems = [];   // console errors, page errors, failed requests, HTTP errors
+const requests = [];   // every URL any page asked for
+
+function startDaemon() {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(BIN, ['--port', '0', '--static', STATIC], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`no "listening on" from ${BIN} in 20 s: ${out} ${err}`)); }, 20000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (http:\/\/[^\s]+)/);
+      if (m) { clearTimeout(timer); resolve({ proc, url: m[1].replace(/\/$/, '') }); }
+    });
+    proc.stderr.on('data', (d) => { err += d; if (err.length > 1e6) err = err.slice(-1e5); });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${BIN} exited with ${code}: ${err.slice(-2000)}`)); });
+  });
+}
+
+async function stopDaemon() {
+  if (!daemon) return;
+  const { proc } = daemon;
+  if (proc.exitCode !== null) return;
+  const done = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const t = setTimeout(() => proc.kill('SIGKILL'), 10000);
+  await done;
+  clearTimeout(t);
+}
+
+// A browser with a fresh profile; every request and problem is recorded.
+async function openBrowser(viewport, deviceScaleFactor) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'noisetile-chromium-'));
+  dirs.push(dir);
+  const ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport, deviceScaleFactor,
+    hasTouch: deviceScaleFactor > 1, timeout: 30000,
+  });
+  ctx.on('request', (r) => requests.push(r.url()));
+  ctx.on('requestfailed', (r) => {
+    // Leaflet cancels tiles it no longer needs (zoom, parameter change): that
+    // is the page's choice, not a failure.
+    const f = r.failure() && r.failure().errorText;
+    if (f === 'net::ERR_ABORTED' && TILE_RE.test(new URL(r.url()).pathname)) return;
+    problems.push(`request failed: ${r.url()} ${f}`);
+  });
+  ctx.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  const page = ctx.pages()[0] || await ctx.newPage();
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  return { ctx, page };
+}
+
+async function waitTiles(page, needle) {
+  await page.waitForFunction((n) => {
+    const imgs = [...document.querySelectorAll('.noise-tiles img')];
+    const want = imgs.filter((i) => !n || i.src.includes(n));
+    return document.body.dataset.ready === '1' && document.body.dataset.tiles === 'loaded' && want.length > 0 &&
+      want.every((i) => i.complete && i.naturalWidth > 0);
+  }, needle || '', { timeout: 30000 });
+}
+
+function hashState(url) {
+  return new URLSearchParams(new URL(url).hash.slice(1));
+}
+
+// The plane point under CSS pixel (px, py) of the map, from the view in the
+// hash and DESIGN.md's geometry alone (no help from the page's code).
+function planeAt(view, size, px, py) {
+  const k = TILE / WORLD * 2 ** view.z;
+  return { x: view.x + (px - size.width / 2) / k, y: view.y + (py - size.height / 2) / k, k };
+}
+
+function viewOf(url) {
+  const h = hashState(url);
+  return { x: Number(h.get('x')), y: Number(h.get('y')), z: Number(h.get('z')) };
+}
+
+// Each loaded tile image must sit on screen where the plane square of its
+// (z, x, y) is: top-left (x*S/2^z, y*S/2^z), side S/2^z.
+async function checkTilePlacement(page) {
+  const view = viewOf(page.url());
+  const size = page.viewportSize();
+  const tiles = await page.evaluate(() => [...document.querySelectorAll('.noise-tiles img.leaflet-tile-loaded')].map((i) => {
+    const r = i.getBoundingClientRect();
+    return { src: i.src, left: r.left, top: r.top, width: r.width, opacity: getComputedStyle(i.parentNode.parentNode).opacity };
+  }));
+  let checked = 0;
+  for (const t of tiles) {
+    const m = new URL(t.src).pathname.match(TILE_RE);
+    assert.ok(m, `tile URL ${t.src}`);
+    const [z, x, y] = [Number(m[3]), Number(m[4]), Number(m[5])];
+    if (z !== view.z) continue; // a scaled tile from another level, still fading
+    const k = TILE / WORLD * 2 ** view.z;
+    const side = WORLD / 2 ** z;
+    const left = size.width / 2 + (x * side - view.x) * k;
+    const top = size.height / 2 + (y * side - view.y) * k;
+    assert.ok(Math.abs(t.left - left) <= 1 && Math.abs(t.top - top) <= 1,
+      `tile ${z}/${x}/${y} at (${t.left}, ${t.top}), expected (${left}, ${top})`);
+    assert.ok(Math.abs(t.width - TILE) <= 0.5, `tile width ${t.width}`);
+    checked++;
+  }
+  return checked;
+}
+
+before(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  daemon = await startDaemon();
+  base = daemon.url;
+});
+
+after(async () => {
+  await stopDaemon();
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+let wide = null;
+
+test('the page loads tiles from the daemon, placed by the tile geometry, and nothing from elsewhere', { timeout: 90000 }, async () => {
+  wide = await openBrowser({ width: 1280, height: 800 }, 1);
+  const { page } = wide;
+  // a view with negative tile indices on screen
+  await page.goto(`${base}/#z=2&x=-0.5&y=0.25`);
+  await waitTiles(page);
+  const tileReqs = requests.filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.ok(tileReqs.length >= 12, `tile requests: ${tileReqs.length}`);
+  for (const u of requests) assert.ok(u.startsWith(base + '/'), `request outside the daemon: ${u}`);
+  assert.ok(requests.some((u) => u.endsWith('/vendor/leaflet/leaflet.js')), 'leaflet.js from the daemon');
+  assert.ok(tileReqs.some((u) => /\/-\d+\//.test(new URL(u).pathname)), 'negative tile indices requested');
+  assert.ok(tileReqs.every((u) => !u.includes('@2x')), 'no @2x tiles at device pixel ratio 1');
+  const n = await checkTilePlacement(page);
+  assert.ok(n >= 12, `placed tiles checked: ${n}`);
+});
+
+test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async () => {
+  const { page } = wide;
+  const api = await (await fetch(`${base}/api/kinds`)).json();
+  const raw = JSON.stringify(api);
+  const names = await page.evaluate(() => [...document.querySelectorAll('#controls [data-param]')].map((e) => e.dataset.param));
+  for (const want of ['kind', 'seed', 'frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice', 'palette', 'shade', 'zero']) {
+    assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
+    if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
+  }
+});
+
+test('changing two controls requests tiles with the new parameters', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  const before = requests.length;
+  await page.fill('#p-frequency', '2');
+  await page.press('#p-frequency', 'Enter');
+  await page.click('label[for="r-palette-terrain"]');
+  await waitTiles(page, 'palette=terrain');
+  const fresh = requests.slice(before).filter((u) => TILE_RE.test(new URL(u).pathname));
+  const both = fresh.filter((u) => {
+    const q = new URL(u).searchParams;
+    return q.get('frequency') === '2' && q.get('palette') === 'terrain';
+  });
+  assert.ok(both.length >= 12, `tiles with frequency=2 and palette=terrain: ${both.length} of ${fresh.length}`);
+  const shown = await page.evaluate(() => [...document.querySelectorAll('.noise-tiles img.leaflet-tile-loaded')].map((i) => i.src));
+  assert.ok(shown.length > 0 && shown.every((s) => s.includes('frequency=2') && s.includes('palette=terrain')),
+    'only new tiles left on the map');
+  const h = hashState(page.url());
+  assert.equal(h.get('frequency'), '2');
+  assert.equal(h.get('palette'), 'terrain');
+  await checkTilePlacement(page);
+});
+
+test('a click shows the value and gradient /point gives for the clicked spot, with an arrow', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  const size = page.viewportSize();
+  const [cx, cy] = [930, 540];
+  const view = viewOf(page.url());
+  const expected = planeAt(view, size, cx, cy);
+  await page.mouse.click(cx, cy);
+  await page.waitForFunction(() => !document.getElementById('info').hidden &&
+    !document.getElementById('info').classList.contains('busy') && document.getElementById('info-value').textContent !== '');
+  const shown = await page.evaluate(() => ({
+    x: document.getElementById('info-x').textContent, y: document.getElementById('info-y').textContent,
+    value: document.getElementById('info-value').textContent, raw: document.getElementById('info-value').dataset.value,
+  }));
+  const [x, y] = [Number(shown.x), Number(shown.y)];
+  assert.ok(Math.abs(x - expected.x) <= 1 / expected.k && Math.abs(y - expected.y) <= 1 / expected.k,
+    `panel shows (${x}, ${y}); the clicked pixel is at (${expected.x}, ${expected.y}), a pixel is ${1 / expected.k}`);
+  const h = hashState(page.url());
+  const q = new URLSearchParams({ x: shown.x, y: shown.y, frequency: '2' });
+  const r = await fetch(`${base}/${h.get('kind')}/${h.get('seed')}/point?${q}`);
+  assert.equal(r.status, 200);
+  const j = await r.json();
+  assert.equal(j.x, x);
+  assert.equal(j.y, y);
+  assert.equal(Number(shown.raw), j.value, 'the exact value');
+  const text = shown.value.replace('\u2212', '-').replace('+', '').trim();
+  assert.equal(Number(text), Number(j.value.toFixed(6)), `panel text ${shown.value} vs ${j.value}`);
+  // the arrow starts at the clicked pixel and points along the gradient
+  const arrow = await page.evaluate(() => {
+    const p = document.querySelector('path.arrow');
+    if (!p) return null;
+    const r = p.getBoundingClientRect();
+    return { d: p.getAttribute('d'), box: [r.left, r.top, r.right, r.bottom] };
+  });
+  assert.ok(arrow, 'an arrow is drawn');
+  const pts = arrow.d.match(/-?\d+(\.\d+)?/g).map(Number);
+  const [dx, dy] = [pts[2] - pts[0], pts[3] - pts[1]];
+  const g = j.gradient;
+  const cos = (dx * g[0] + dy * g[1]) / Math.hypot(dx, dy) / Math.hypot(g[0], g[1]);
+  assert.ok(cos > 0.999, `arrow direction (${dx}, ${dy}) vs gradient (${g})`);
+  const near = Math.min(Math.hypot(arrow.box[0] - cx, 0), Math.hypot(arrow.box[2] - cx, 0)) <= 3 ||
+    (arrow.box[0] <= cx && cx <= arrow.box[2]);
+  assert.ok(near, `arrow box ${arrow.box} near the click ${cx}`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide.png') });
+});
+
+test('the lattice overlay draws lines at multiples of 1/frequency', { timeout: 30000 }, async () => {
+  const { page } = wide;
+  await page.click('label[for="grid-toggle"]');
+  await page.waitForFunction(() => { const c = document.querySelector('.grid-canvas'); return c && c.dataset.lines; });
+  const lines = Number(await page.evaluate(() => document.querySelector('.grid-canvas').dataset.lines));
+  const view = viewOf(page.url());
+  const size = page.viewportSize();
+  const a = planeAt(view, size, 0, 0);
+  const b = planeAt(view, size, size.width, size.height);
+  const f = 2; // set above; perlin on the square lattice
+  const want = (Math.floor(b.x * f) - Math.ceil(a.x * f) + 1) + (Math.floor(b.y * f) - Math.ceil(a.y * f) + 1);
+  assert.ok(Math.abs(lines - want) <= 2, `lattice lines ${lines}, expected about ${want}`);
+  await page.waitForFunction(() => location.hash.includes('grid=1'));
+  await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-grid.png') });
+});
+
+test('a reload restores the view, the parameters and the point from the hash', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  const hash = new URL(page.url()).hash;
+  const beforeX = await page.textContent('#info-x');
+  const start = requests.length;
+  await page.reload();
+  await waitTiles(page, 'frequency=2');
+  await page.waitForFunction(() => document.getElementById('info-value').textContent !== '');
+  assert.equal(new URL(page.url()).hash, hash);
+  assert.equal(await page.inputValue('#p-frequency'), '2');
+  assert.ok(await page.isChecked('#r-palette-terrain'));
+  assert.ok(await page.isChecked('#grid-toggle'));
+  assert.equal(await page.textContent('#info-x'), beforeX);
+  const fresh = requests.slice(start).filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.ok(fresh.length > 0 && fresh.every((u) => u.includes('frequency=2') && u.includes('palette=terrain')));
+  assert.ok(await checkTilePlacement(page) > 0);
+});
+
+test('kind-specific controls follow the kind, and t animates', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  const api = await (await fetch(`${base}/api/kinds`)).json();
+  void api;
+  await page.click('label[for="p-kind-simplex"]');
+  await waitTiles(page, '/simplex/');
+  assert.equal(await page.isVisible('[data-param=lattice]'), false, 'no lattice control for simplex');
+  await page.click('label[for="p-kind-perlin"]');
+  await waitTiles(page, '/perlin/');
+  assert.equal(await page.isVisible('[data-param=lattice]'), true, 'lattice control for perlin');
+  const start = requests.length;
+  await page.click('#play');
+  await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0.04, null, { timeout: 30000 });
+  await page.click('#play');
+  const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
+  assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
+  await waitTiles(page);
+});
+
+test('no console errors, page errors or failed requests on the wide screen', () => {
+  assert.deepEqual(problems, []);
+});
+
+test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 90000 }, async () => {
+  await wide.ctx.close();
+  const narrow = await openBrowser({ width: 390, height: 844 }, 2);
+  const { page } = narrow;
+  const start = requests.length;
+  await page.goto(`${base}/#z=3&x=1&y=-1&kind=perlin&seed=7&palette=viridis&shade=1&px=1.1&py=-0.9`);
+  await waitTiles(page);
+  const tiles = requests.slice(start).filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.ok(tiles.length > 0 && tiles.every((u) => u.includes('@2x.png')), 'only @2x tiles at device pixel ratio 2');
+  assert.ok(tiles.every((u) => u.includes('/perlin/7/') && u.includes('palette=viridis') && u.includes('shade=1')));
+  await page.waitForFunction(() => document.getElementById('info-value').textContent !== '');
+  assert.equal(await page.isVisible('#panel-body'), false, 'panel starts collapsed on a narrow screen');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-narrow.png') });
+  await page.click('#panel-toggle');
+  assert.equal(await page.isVisible('#p-frequency'), true);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-narrow-panel.png') });
+  await page.keyboard.press('Escape');
+  await narrow.ctx.close();
+  assert.deepEqual(problems, []);
+});
