@@ -1,0 +1,136 @@
+/* config.c: flags and NOISETILE_* variables -> validated daemon settings. */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon_limits.h"
+#include "route.h"
+
+const char *config_usage(void)
+{
+    return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--cache-mb N] [--static DIR]\n"
+           "\n"
+           "Serves an infinite plane of procedural noise: PNG tiles, JSON values and\n"
+           "gradients, and the viewer from DIR.\n"
+           "\n"
+           "  --bind ADDR     numeric IPv4/IPv6 address to listen on (default 127.0.0.1)\n"
+           "  --port N        TCP port, 0..65535; 0 picks a free one (default 8080)\n"
+           "  --threads N     worker threads, 1..256 (default: number of cores)\n"
+           "  --cache-mb N    tile cache budget in MiB, 0..65536 (default 256)\n"
+           "  --static DIR    serve the files of DIR at / (default: none)\n"
+           "  --help          this text\n"
+           "\n"
+           "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
+           "NOISETILE_CACHE_MB, NOISETILE_STATIC; flags override the environment.\n";
+}
+
+static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
+{
+    int64_t n;
+    if (strcmp(name, "bind") == 0) {
+        unsigned char buf[16];
+        if (strlen(v) >= sizeof cfg->bind ||
+            (inet_pton(AF_INET, v, buf) != 1 && inet_pton(AF_INET6, v, buf) != 1)) {
+            snprintf(msg, msg_size, "bind must be a numeric IPv4 or IPv6 address, got '%s'", v);
+            return -1;
+        }
+        snprintf(cfg->bind, sizeof cfg->bind, "%s", v);
+    } else if (strcmp(name, "port") == 0) {
+        if (route_parse_int(v, strlen(v), 0, 65535, &n) != 0 || v[0] == '-') {
+            snprintf(msg, msg_size, "port must be an integer in 0..65535, got '%s'", v);
+            return -1;
+        }
+        cfg->port = (int)n;
+    } else if (strcmp(name, "threads") == 0) {
+        if (route_parse_int(v, strlen(v), 1, LIMIT_MAX_THREADS, &n) != 0) {
+            snprintf(msg, msg_size, "threads must be an integer in 1..%d, got '%s'",
+                     LIMIT_MAX_THREADS, v);
+            return -1;
+        }
+        cfg->threads = (int)n;
+    } else if (strcmp(name, "cache-mb") == 0) {
+        if (route_parse_int(v, strlen(v), 0, LIMIT_MAX_CACHE_MB, &n) != 0 || v[0] == '-') {
+            snprintf(msg, msg_size, "cache-mb must be an integer in 0..%d, got '%s'",
+                     LIMIT_MAX_CACHE_MB, v);
+            return -1;
+        }
+        cfg->cache_mb = (size_t)n;
+    } else if (strcmp(name, "static") == 0) {
+        char real[PATH_MAX];
+        struct stat st;
+        if (v[0] == '\0' || realpath(v, real) == NULL || stat(real, &st) != 0 ||
+            !S_ISDIR(st.st_mode) || strlen(real) >= sizeof cfg->static_dir) {
+            snprintf(msg, msg_size, "static must be an existing directory, got '%s'", v);
+            return -1;
+        }
+        snprintf(cfg->static_dir, sizeof cfg->static_dir, "%s", real);
+    } else {
+        snprintf(msg, msg_size, "unknown option '--%s' (see --help)", name);
+        return -1;
+    }
+    return 0;
+}
+
+int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(const char *),
+                 char *msg, size_t msg_size)
+{
+    static const char *const names[] = {"bind", "port", "threads", "cache-mb", "static"};
+    static const char *const envs[] = {"NOISETILE_BIND", "NOISETILE_PORT", "NOISETILE_THREADS",
+                                       "NOISETILE_CACHE_MB", "NOISETILE_STATIC"};
+    memset(cfg, 0, sizeof *cfg);
+    snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
+    cfg->port = 8080;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg->threads = cores < 1 ? 1 : cores > LIMIT_MAX_THREADS ? LIMIT_MAX_THREADS : (int)cores;
+    cfg->cache_mb = 256;
+
+    for (size_t i = 0; env_get != NULL && i < sizeof names / sizeof names[0]; i++) {
+        const char *v = env_get(envs[i]);
+        if (v == NULL)
+            continue;
+        if (set_value(cfg, names[i], v, msg, msg_size) != 0) {
+            size_t l = strlen(msg);
+            snprintf(msg + l, msg_size - l, " (from %s)", envs[i]);
+            return -1;
+        }
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            snprintf(msg, msg_size, "%s", config_usage());
+            return 1;
+        }
+        if (strncmp(a, "--", 2) != 0) {
+            snprintf(msg, msg_size, "unexpected argument '%s' (see --help)", a);
+            return -1;
+        }
+        char name[32];
+        const char *eq = strchr(a, '=');
+        const char *v;
+        size_t nl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+        if (nl >= sizeof name) {
+            snprintf(msg, msg_size, "unknown option '%s' (see --help)", a);
+            return -1;
+        }
+        memcpy(name, a + 2, nl);
+        name[nl] = '\0';
+        if (eq) {
+            v = eq + 1;
+        } else {
+            if (i + 1 >= argc) {
+                snprintf(msg, msg_size, "option '--%s' needs a value (see --help)", name);
+                return -1;
+            }
+            v = argv[++i];
+        }
+        if (set_value(cfg, name, v, msg, msg_size) != 0)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,67 @@
+/* daemon_limits.h: every limit the daemon enforces, in one place, with the reason
+ * for each value. A hardening test can read these names and probe them. */
+#ifndef DAEMON_LIMITS_H
+#define DAEMON_LIMITS_H
+
+/* Connections handled by one thread of the epoll pool. Kept below 125: a
+ * single epoll thread of libmicrohttpd 0.9.75 stalls for seconds when exactly
+ * 128 or 256 connections are ready at once (FIELD-NOTES.md). The daemon-wide
+ * MHD_OPTION_CONNECTION_LIMIT is this times the thread count; connections
+ * beyond it are accepted and closed at once by libmicrohttpd. */
+#define LIMIT_CONNECTIONS_PER_THREAD 120
+
+/* Connections from one IP address, as a share of the daemon-wide limit
+ * (numerator / denominator): one client cannot take every slot, a quarter
+ * stays free for others. Loopback benchmarks share one address, so this is
+ * deliberately generous rather than a small fixed number. */
+#define LIMIT_PER_IP_NUM 3
+#define LIMIT_PER_IP_DEN 4
+
+/* Seconds a connection may stay idle (between requests, or mid-request with
+ * no bytes moving) before libmicrohttpd closes it, so idle keep-alive and
+ * slow-loris clients cannot hold slots forever (the library default is
+ * "never"). */
+#define LIMIT_CONNECTION_TIMEOUT_S 30
+
+/* Bytes of memory per connection for the request line, headers and read
+ * buffer (MHD_OPTION_CONNECTION_MEMORY_LIMIT). A request line or header
+ * block that does not fit gets 414 / 431 from libmicrohttpd itself. 32 KiB
+ * holds any sensible tile or point URL many times over. */
+#define LIMIT_CONNECTION_MEMORY 32768
+
+/* listen() backlog. */
+#define LIMIT_LISTEN_BACKLOG 511
+
+/* Query-string parameters per request; more -> 400. Every endpoint takes at
+ * most 11 legitimate ones (8 field, 3 render or 2 point). */
+#define LIMIT_QUERY_PARAMS 32
+
+/* Request body of POST /{kind}/{seed}/points, bytes; more -> 413. 10000
+ * points of three 17-digit numbers take about 700 KB. */
+#define LIMIT_BODY_BYTES (1024 * 1024)
+
+/* A body announced (Content-Length) or sent beyond LIMIT_BODY_BYTES is
+ * answered with 413 at once and the connection is closed after it. */
+
+/* Points per POST /points request; more -> 413. Evaluating 10000 points with
+ * 16 octaves and warp takes a few tens of milliseconds of one worker thread. */
+#define LIMIT_MAX_POINTS 10000
+
+/* Upper bound on --threads (and NOISETILE_THREADS). */
+#define LIMIT_MAX_THREADS 256
+
+/* Upper bound on --cache-mb (and NOISETILE_CACHE_MB): 64 GiB. */
+#define LIMIT_MAX_CACHE_MB (64 * 1024)
+
+/* Milliseconds SIGINT/SIGTERM waits for in-flight requests to finish before
+ * the daemon stops anyway. */
+#define LIMIT_DRAIN_MS 10000
+
+/* Bytes of a static file path after the --static directory. */
+#define LIMIT_STATIC_PATH 1024
+
+/* Static files larger than this are not served (404): the viewer's files are
+ * small, and this keeps a stray large file from being exposed by accident. */
+#define LIMIT_STATIC_FILE_BYTES (64LL * 1024 * 1024)
+
+#endif

@@ -1,0 +1,57 @@
+/* main.c: the noisetile daemon: settings, start, the listening line, and a
+ * graceful stop on SIGINT/SIGTERM. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "daemon_limits.h"
+#include "http.h"
+
+static const char *env_get(const char *name) { return getenv(name); }
+
+int main(int argc, char **argv)
+{
+    config cfg;
+    char msg[2048];
+    int rc = config_parse(&cfg, argc, argv, env_get, msg, sizeof msg);
+    if (rc == 1) {
+        fputs(msg, stdout);
+        return 0;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "noisetile: %s\n", msg);
+        return 2;
+    }
+
+    /* Block the stop signals before any thread starts, so every worker
+     * inherits the mask and only sigwait() below receives them. SIGPIPE is
+     * ignored: a client closing mid-response is not a reason to die. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    http_server *srv = http_start(&cfg, msg, sizeof msg);
+    if (srv == NULL) {
+        fprintf(stderr, "noisetile: %s\n", msg);
+        return 1;
+    }
+    if (strchr(cfg.bind, ':') != NULL)
+        printf("noisetile listening on http://[%s]:%u/\n", cfg.bind, http_port(srv));
+    else
+        printf("noisetile listening on http://%s:%u/\n", cfg.bind, http_port(srv));
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&stop, &sig);
+    fprintf(stderr, "noisetile: %s, finishing requests in flight\n",
+            sig == SIGINT ? "SIGINT" : "SIGTERM");
+    http_stop(srv, LIMIT_DRAIN_MS);
+    fprintf(stderr, "noisetile: stopped\n");
+    return 0;
+}

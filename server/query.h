@@ -1,0 +1,56 @@
+/* query.h: the query string of a request, split into the parameters each
+ * endpoint takes: field parameters (handed to noise_spec_parse), render
+ * parameters (palette, shade, zero) and point coordinates (x, y). */
+#ifndef QUERY_H
+#define QUERY_H
+
+#include <stddef.h>
+
+#include "daemon_limits.h"
+#include "noise.h"
+#include "render.h"
+
+struct MHD_Connection;
+
+typedef struct {
+    size_t n;
+    const char *names[LIMIT_QUERY_PARAMS];  /* borrowed from the connection */
+    const char *values[LIMIT_QUERY_PARAMS]; /* never NULL */
+    int error;                              /* set by query_collect */
+    char msg[160];
+} query_args;
+
+/* Which parameters besides the field's an endpoint takes. */
+enum { QUERY_RENDER = 1, QUERY_POINT = 2 };
+
+/* Collects the GET arguments of the connection (already percent-decoded by
+ * libmicrohttpd; the strings live as long as the request). Returns 0; or
+ * ERR_BAD_REQUEST with a message in err: more than LIMIT_QUERY_PARAMS, a
+ * name without '=' value, an empty name, a NUL byte inside a name or value. */
+int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size);
+
+/* The parsed parameters of one request. */
+typedef struct {
+    noise_spec spec;
+    render_opts render; /* with QUERY_RENDER */
+    double x, y;        /* with QUERY_POINT */
+} query_result;
+
+/* Splits args by what the endpoint accepts (flags: QUERY_RENDER,
+ * QUERY_POINT), checks the render and point parameters, and hands the rest
+ * to noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
+ * ERR_BAD_REQUEST with a message naming the parameter: unknown for this
+ * endpoint, given twice, missing (x, y), out of range, not a number. */
+int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
+                query_result *out, char *err, size_t err_size);
+
+/* The canonical text of the render options: "palette=gray&shade=0&zero=0".
+ * Returns the length or -1 if buf is too small. */
+int query_render_canonical(const render_opts *opts, char *buf, size_t buf_size);
+
+/* Strict finite decimal number: optional sign, digits with an optional '.'
+ * fraction, optional exponent; no spaces, hex, inf or nan. Returns 0 and sets
+ * *out, or -1. */
+int query_parse_number(const char *s, double *out);
+
+#endif

@@ -1,0 +1,176 @@
+/* route.c: request path -> endpoint and its path parameters. */
+#include "route.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+
+int route_parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (len > 0 && s[0] == '-') {
+        neg = 1;
+        i = 1;
+    }
+    if (i == len || len - i > 19)
+        return -1;
+    /* Accumulate as a negative number so that INT64_MIN would fit. */
+    int64_t v = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        int d = s[i] - '0';
+        if (v < (INT64_MIN + d) / 10)
+            return -1;
+        v = v * 10 - d;
+    }
+    if (!neg) {
+        if (v == INT64_MIN)
+            return -1;
+        v = -v;
+    }
+    if (v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Copies a path segment for a message, shortened and printable. */
+static void quote_seg(const char *s, size_t len, char *buf, size_t buf_size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 4 < buf_size; i++)
+        buf[n++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    if (n < len && n + 4 <= buf_size) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+}
+
+static int bad_number(const char *what, const char *range, const char *s, size_t len,
+                      char *err, size_t err_size)
+{
+    char q[80];
+    quote_seg(s, len, q, sizeof q);
+    snprintf(err, err_size, "%s must be a decimal integer in %s, got '%s'", what, range, q);
+    return ERR_BAD_REQUEST;
+}
+
+static int seg_is(const char *s, size_t len, const char *lit)
+{
+    return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+#define MAX_SEGS 6
+
+int route_parse(const char *path, route *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    out->scale = 1;
+    if (err_size > 0)
+        err[0] = '\0';
+    out->id = ROUTE_STATIC;
+    if (strcmp(path, "/healthz") == 0) { out->id = ROUTE_HEALTHZ; return 0; }
+    if (strcmp(path, "/metrics") == 0) { out->id = ROUTE_METRICS; return 0; }
+    if (strcmp(path, "/openapi.json") == 0) { out->id = ROUTE_OPENAPI; return 0; }
+    if (strcmp(path, "/api/kinds") == 0) { out->id = ROUTE_KINDS; return 0; }
+    if (path[0] != '/')
+        return 0;
+
+    const char *seg[MAX_SEGS];
+    size_t len[MAX_SEGS];
+    size_t n = 0;
+    const char *p = path + 1;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == MAX_SEGS)
+            return 0; /* too deep for an API route */
+        seg[n] = p;
+        len[n] = l;
+        n++;
+        if (slash == NULL)
+            break;
+        p = slash + 1;
+    }
+
+    route_id id = ROUTE_STATIC;
+    if (n == 3 && seg_is(seg[2], len[2], "point"))
+        id = ROUTE_POINT;
+    else if (n == 3 && seg_is(seg[2], len[2], "points"))
+        id = ROUTE_POINTS;
+    else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
+        id = ROUTE_TILEJSON;
+    else if (n == 5 && len[4] > 4 && memcmp(seg[4] + len[4] - 4, ".png", 4) == 0)
+        id = ROUTE_TILE;
+    if (id == ROUTE_STATIC)
+        return 0;
+
+    /* The kind: a known name, or 404 naming the kinds there are. */
+    char kind_name[16];
+    if (len[0] >= sizeof kind_name || len[0] == 0)
+        goto unknown_kind;
+    memcpy(kind_name, seg[0], len[0]);
+    kind_name[len[0]] = '\0';
+    if (noise_kind_from_name(kind_name, &out->kind) != 0)
+        goto unknown_kind;
+
+    int64_t v;
+    if (route_parse_int(seg[1], len[1], 0, UINT32_MAX, &v) != 0)
+        return bad_number("seed", "0..4294967295", seg[1], len[1], err, err_size);
+    out->seed = (uint32_t)v;
+
+    if (id == ROUTE_TILE) {
+        if (route_parse_int(seg[2], len[2], 0, ROUTE_MAX_Z, &v) != 0)
+            return bad_number("z", "0..30", seg[2], len[2], err, err_size);
+        out->z = (int)v;
+        if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
+            return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
+        size_t ylen = len[4] - 4; /* without ".png" */
+        if (ylen > 3 && memcmp(seg[4] + ylen - 3, "@2x", 3) == 0) {
+            out->scale = 2;
+            ylen -= 3;
+        }
+        if (route_parse_int(seg[4], ylen, INT32_MIN, INT32_MAX, &out->y) != 0)
+            return bad_number("y", "-2147483648..2147483647", seg[4], ylen, err, err_size);
+    }
+    out->id = id;
+    return 0;
+
+unknown_kind: {
+        char q[80];
+        quote_seg(seg[0], len[0], q, sizeof q);
+        snprintf(err, err_size, "unknown kind '%s' (kinds: value, perlin, simplex, improved)", q);
+        out->id = id;
+        return ERR_UNKNOWN_KIND;
+    }
+}
+
+const char *route_name(route_id id)
+{
+    static const char *const names[ROUTE_COUNT] = {
+        [ROUTE_NONE] = "none", [ROUTE_TILE] = "tile", [ROUTE_POINT] = "point",
+        [ROUTE_POINTS] = "points", [ROUTE_TILEJSON] = "tilejson",
+        [ROUTE_KINDS] = "kinds", [ROUTE_HEALTHZ] = "healthz",
+        [ROUTE_METRICS] = "metrics", [ROUTE_OPENAPI] = "openapi",
+        [ROUTE_STATIC] = "static",
+    };
+    return (unsigned)id < ROUTE_COUNT ? names[id] : "none";
+}
+
+const char *route_allow(route_id id)
+{
+    return id == ROUTE_POINTS ? "POST, OPTIONS" : "GET, HEAD, OPTIONS";
+}
+
+int route_allows(route_id id, const char *method)
+{
+    if (strcmp(method, "OPTIONS") == 0)
+        return 1;
+    if (id == ROUTE_POINTS)
+        return strcmp(method, "POST") == 0;
+    return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
