@@ -1,0 +1,377 @@
+/* api.c: the JSON endpoints: point, points, tile.json, kinds, healthz,
+ * openapi. */
+#include "api.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_limits.h"
+#include "errors.h"
+#include "openapi.h"
+#include "render.h"
+
+static struct MHD_Response *kinds_resp, *healthz_resp, *openapi_resp;
+static size_t kinds_size, healthz_size, openapi_size;
+
+/* A json_real for a finite double, or NULL (jansson refuses NaN and Inf). */
+static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+/* The canonical field parameters as a JSON object, numbers as numbers. */
+static json_t *params_object(const noise_spec *spec)
+{
+    char text[512];
+    if (noise_spec_canonical(spec, text, sizeof text) < 0)
+        return NULL;
+    size_t n_params;
+    const noise_param *params = noise_params(&n_params);
+    json_t *obj = json_object();
+    if (obj == NULL)
+        return NULL;
+    char *save = NULL;
+    for (char *pair = strtok_r(text, "&", &save); pair != NULL; pair = strtok_r(NULL, "&", &save)) {
+        char *eq = strchr(pair, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        const char *name = pair, *value = eq + 1;
+        json_t *v = NULL;
+        for (size_t i = 0; i < n_params; i++) {
+            if (strcmp(params[i].name, name) != 0)
+                continue;
+            if (params[i].type == NOISE_PARAM_INTEGER)
+                v = json_integer(strtoll(value, NULL, 10));
+            else if (params[i].type == NOISE_PARAM_NUMBER)
+                v = json_real(strtod(value, NULL));
+            break;
+        }
+        if (v == NULL)
+            v = json_string(value);
+        if (json_object_set_new(obj, name, v) != 0) {
+            json_decref(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+static int json_reply(json_t *doc, const char *cache_control, http_reply *out)
+{
+    if (doc == NULL)
+        return ERR_OVERLOADED;
+    out->resp = http_response_json(doc, cache_control, &out->size);
+    json_decref(doc);
+    if (out->resp == NULL)
+        return ERR_OVERLOADED;
+    out->status = 200;
+    return 0;
+}
+
+/* Deterministic answers (same request, same bytes for this version). */
+#define API_CACHE_CONTROL "public, max-age=86400"
+
+int api_point(const route *r, const query_args *q, http_reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    double p[2] = {qr.x, qr.y}, grad[3] = {0, 0, 0};
+    int n_grad = 0;
+    double v = noise_eval_point(&qr.spec, p, 2, grad, &n_grad);
+    json_t *g = json_array();
+    for (int i = 0; g != NULL && i < n_grad; i++)
+        json_array_append_new(g, real_or_null(grad[i]));
+    json_t *doc = json_pack("{s:s,s:I,s:o?,s:f,s:f,s:o?,s:o?}", "kind", noise_kind_name(r->kind),
+                            "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+                            "x", qr.x, "y", qr.y, "value", real_or_null(v), "gradient", g);
+    rc = json_reply(doc, API_CACHE_CONTROL, out);
+    return rc;
+}
+
+static int bad_json(char *err, size_t err_size, const char *fmt, size_t index, const char *what)
+{
+    snprintf(err, err_size, fmt, index, what);
+    return ERR_BAD_JSON;
+}
+
+int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
+               http_reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    json_error_t jerr;
+    json_t *doc = json_loadb(body, body_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (doc == NULL) {
+        snprintf(err, err_size, "request body is not valid JSON: %s at line %d column %d",
+                 jerr.text, jerr.line, jerr.column);
+        return ERR_BAD_JSON;
+    }
+    double *pts = NULL, *values = NULL, *grads = NULL;
+    json_t *res = NULL;
+    json_t *points = json_object_get(doc, "points");
+    if (!json_is_object(doc) || !json_is_array(points)) {
+        snprintf(err, err_size, "request body must be an object {\"points\":[[x,y],...]}");
+        rc = ERR_BAD_JSON;
+        goto done;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(doc, key, val) {
+        if (strcmp(key, "points") != 0) {
+            char k[48];
+            snprintf(k, sizeof k, "%.40s", key);
+            snprintf(err, err_size, "unknown member '%s' in request body (only \"points\")", k);
+            rc = ERR_BAD_JSON;
+            goto done;
+        }
+    }
+    size_t n = json_array_size(points);
+    if (n > LIMIT_MAX_POINTS) {
+        snprintf(err, err_size, "too many points: %zu, at most %d per request", n,
+                 LIMIT_MAX_POINTS);
+        rc = ERR_TOO_LARGE;
+        goto done;
+    }
+    int dims = 0;
+    if (n > 0) {
+        json_t *first = json_array_get(points, 0);
+        dims = json_is_array(first) ? (int)json_array_size(first) : 0;
+        if (dims != 2 && dims != 3) {
+            rc = bad_json(err, err_size, "points[%zu] must be an array [x, y] or [x, y, t]%s", 0, "");
+            goto done;
+        }
+    }
+    pts = malloc((n ? n : 1) * 3 * sizeof *pts);
+    values = malloc((n ? n : 1) * sizeof *values);
+    grads = malloc((n ? n : 1) * 3 * sizeof *grads);
+    if (pts == NULL || values == NULL || grads == NULL) {
+        rc = ERR_OVERLOADED;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *pt = json_array_get(points, i);
+        if (!json_is_array(pt) || json_array_size(pt) != (size_t)dims) {
+            rc = bad_json(err, err_size, "points[%zu] must be an array of %s numbers like points[0]",
+                          i, dims == 2 ? "2" : "3");
+            goto done;
+        }
+        for (int d = 0; d < dims; d++) {
+            json_t *c = json_array_get(pt, (size_t)d);
+            if (!json_is_number(c)) {
+                rc = bad_json(err, err_size, "points[%zu] must hold numbers only%s", i, "");
+                goto done;
+            }
+            double x = json_number_value(c);
+            if (!isfinite(x)) {
+                rc = bad_json(err, err_size, "points[%zu] holds a number that is not finite%s", i, "");
+                goto done;
+            }
+            pts[i * (size_t)dims + (size_t)d] = x;
+        }
+    }
+    if (n > 0)
+        noise_eval_points(&qr.spec, n, pts, dims, values, grads);
+    int g = (dims == 3 || qr.spec.has_t) ? 3 : 2;
+    json_t *jv = json_array(), *jg = json_array();
+    res = json_pack("{s:o?,s:o?}", "values", jv, "gradients", jg);
+    if (res == NULL || jv == NULL || jg == NULL) {
+        rc = ERR_OVERLOADED;
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *gi = json_array();
+        for (int k = 0; gi != NULL && k < g; k++)
+            json_array_append_new(gi, real_or_null(grads[i * (size_t)g + (size_t)k]));
+        if (json_array_append_new(jv, real_or_null(values[i])) != 0 ||
+            json_array_append_new(jg, gi) != 0) {
+            rc = ERR_OVERLOADED;
+            goto done;
+        }
+    }
+    rc = json_reply(res, "no-store", out);
+    res = NULL;
+done:
+    json_decref(res);
+    free(pts);
+    free(values);
+    free(grads);
+    json_decref(doc);
+    return rc;
+}
+
+int api_tilejson(const route *r, const query_args *q, const char *base_url, http_reply *out,
+                 char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    char field[512], rend[128], tiles[1200], name[96];
+    if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
+        query_render_canonical(&qr.render, rend, sizeof rend) < 0)
+        return ERR_INTERNAL;
+    snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
+             noise_kind_name(r->kind), r->seed, field, rend);
+    snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
+    /* The plane is infinite and has no geographic meaning: bounds are the
+     * whole TileJSON world (its default), the centre is the plane's origin
+     * (tile 0/0/0's top-left corner maps to -180, 85.05). */
+    json_t *doc = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o?,s:f,s:i}}",
+        "tilejson", "3.0.0", "name", name,
+        "description", "Deterministic procedural noise on an infinite plane; "
+                       "tile (z,x,y) covers 16/2^z plane units from (x,y)*16/2^z, y downwards.",
+        "version", "1.0.0", "scheme", "xyz", "tiles", tiles, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "bounds", -180.0, -85.05112877980659, 180.0, 85.05112877980659,
+        "center", 0.0, 0.0, 2,
+        "attribution", "noisetile",
+        "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
+        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+    return json_reply(doc, API_CACHE_CONTROL, out);
+}
+
+/* ---- the documents built once ---- */
+
+static json_t *param_json(const noise_param *p)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    const char *type = p->type == NOISE_PARAM_NUMBER    ? "number"
+                       : p->type == NOISE_PARAM_INTEGER ? "integer"
+                                                        : "enum";
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "description", json_string(p->description ? p->description : ""));
+    if (p->type == NOISE_PARAM_ENUM) {
+        json_t *c = json_array();
+        for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
+            json_array_append_new(c, json_string(p->choices[i]));
+        json_object_set_new(o, "choices", c);
+        if (p->default_choice != NULL)
+            json_object_set_new(o, "default", json_string(p->default_choice));
+    } else {
+        if (isfinite(p->min))
+            json_object_set_new(o, "minimum", p->type == NOISE_PARAM_INTEGER
+                                                  ? json_integer((json_int_t)p->min)
+                                                  : json_real(p->min));
+        if (isfinite(p->max))
+            json_object_set_new(o, "maximum", p->type == NOISE_PARAM_INTEGER
+                                                  ? json_integer((json_int_t)p->max)
+                                                  : json_real(p->max));
+        json_object_set_new(o, "exclusiveMinimum", json_boolean(p->min_exclusive));
+        json_object_set_new(o, "exclusiveMaximum", json_boolean(p->max_exclusive));
+        if (!p->optional)
+            json_object_set_new(o, "default", p->type == NOISE_PARAM_INTEGER
+                                                  ? json_integer((json_int_t)p->default_number)
+                                                  : json_real(p->default_number));
+    }
+    json_object_set_new(o, "optional", json_boolean(p->optional));
+    if (strcmp(p->name, "lattice") == 0)
+        json_object_set_new(o, "kinds", json_pack("[s,s]", "value", "perlin"));
+    return o;
+}
+
+json_t *api_kinds_document(void)
+{
+    json_t *doc = json_object(), *kinds = json_array(), *params = json_array(),
+           *palettes = json_array();
+    if (doc == NULL || kinds == NULL || params == NULL || palettes == NULL)
+        goto fail;
+    json_object_set_new(doc, "kinds", kinds);
+    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "palettes", palettes);
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    size_t n;
+    const noise_param *p = noise_params(&n);
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(params, param_json(&p[i]));
+    const char *const *pal = render_palette_names();
+    for (size_t i = 0; pal[i] != NULL; i++)
+        json_array_append_new(palettes, json_string(pal[i]));
+    json_t *pal_choices = json_deep_copy(palettes);
+    json_object_set_new(doc, "render", json_pack(
+        "[{s:s,s:s,s:s,s:o?,s:s},{s:s,s:s,s:s,s:[i,i],s:i},{s:s,s:s,s:s,s:[i,i],s:i}]",
+        "name", "palette", "type", "enum", "description", "colour map of the tile",
+        "choices", pal_choices, "default", pal[0],
+        "name", "shade", "type", "flag", "description", "1: hillshading from the analytic gradient",
+        "choices", 0, 1, "default", 0,
+        "name", "zero", "type", "flag", "description", "1: mark where the value crosses 0",
+        "choices", 0, 1, "default", 0));
+    json_object_set_new(doc, "tiles", json_pack(
+        "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
+        "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
+    json_object_set_new(doc, "limits", json_pack(
+        "{s:i,s:i,s:i,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
+        "max_query_params", LIMIT_QUERY_PARAMS, "seed_max", (json_int_t)UINT32_MAX,
+        "tile_index_max", (json_int_t)INT32_MAX));
+    return doc;
+fail:
+    json_decref(doc);
+    json_decref(kinds);
+    json_decref(params);
+    json_decref(palettes);
+    return NULL;
+}
+
+static struct MHD_Response *shared_json(json_t *doc, const char *cache_control, size_t *size)
+{
+    if (doc == NULL)
+        return NULL;
+    char *text = json_dumps(doc, HTTP_JSON_FLAGS);
+    json_decref(doc);
+    if (text == NULL)
+        return NULL;
+    *size = strlen(text);
+    struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback(*size, text, free);
+    if (r == NULL) {
+        free(text);
+        return NULL;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    if (cache_control)
+        MHD_add_response_header(r, "Cache-Control", cache_control);
+    http_add_common_headers(r);
+    return r;
+}
+
+int api_init(void)
+{
+    kinds_resp = shared_json(api_kinds_document(), "no-cache", &kinds_size);
+    healthz_resp = shared_json(json_pack("{s:s}", "status", "ok"), "no-store", &healthz_size);
+    openapi_resp = shared_json(openapi_document(), "no-cache", &openapi_size);
+    if (kinds_resp == NULL || healthz_resp == NULL || openapi_resp == NULL) {
+        api_cleanup();
+        return -1;
+    }
+    return 0;
+}
+
+void api_cleanup(void)
+{
+    if (kinds_resp) MHD_destroy_response(kinds_resp);
+    if (healthz_resp) MHD_destroy_response(healthz_resp);
+    if (openapi_resp) MHD_destroy_response(openapi_resp);
+    kinds_resp = healthz_resp = openapi_resp = NULL;
+}
+
+static int shared_reply(struct MHD_Response *r, size_t size, http_reply *out)
+{
+    out->resp = r;
+    out->status = 200;
+    out->shared = 1;
+    out->size = size;
+    return 0;
+}
+
+int api_kinds(http_reply *out) { return shared_reply(kinds_resp, kinds_size, out); }
+int api_healthz(http_reply *out) { return shared_reply(healthz_resp, healthz_size, out); }
+int api_openapi(http_reply *out) { return shared_reply(openapi_resp, openapi_size, out); }

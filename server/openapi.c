@@ -1,0 +1,265 @@
+/* openapi.c: the OpenAPI 3.1 document of the daemon. The fixed part is a
+ * JSON template (written with ' for " to stay readable in C); the field
+ * parameters are generated from noise_params(), the palettes from
+ * render_palette_names(), the limits from daemon_limits.h. */
+#include "openapi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "daemon_limits.h"
+#include "noise.h"
+#include "render.h"
+
+static const char template_text[] =
+"{'openapi':'3.1.0',"
+" 'info':{'title':'noisetile','version':'1.0.0',"
+"  'description':'An infinite, deterministic plane of procedural noise: PNG map tiles, exact values and analytic gradients as JSON, and a slippy-map viewer. Tile (z, x, y) covers the square with top-left corner (x*16/2^z, y*16/2^z) and side 16/2^z plane units, y downwards; pixel (i, j) of a W-pixel tile shows the field at its centre. Errors are JSON objects with error.status and error.message; every response carries Access-Control-Allow-Origin: *.',"
+"  'license':{'name':'MIT','identifier':'MIT'}},"
+" 'paths':{"
+"  '/{kind}/{seed}/{z}/{x}/{y}.png':{"
+"   'summary':'A 256 x 256 PNG tile of the field',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/z'},{'$ref':'#/components/parameters/x'},{'$ref':'#/components/parameters/y'}],"
+"   'get':{'operationId':'getTile','summary':'Render tile (z, x, y), 256 px','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
+"   'head':{'operationId':'headTile','summary':'Headers of the tile, no body','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
+"   'options':{'operationId':'optionsTile','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/{z}/{x}/{y}@2x.png':{"
+"   'summary':'A 512 x 512 PNG tile of the field (the same square at twice the resolution)',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/z'},{'$ref':'#/components/parameters/x'},{'$ref':'#/components/parameters/y'}],"
+"   'get':{'operationId':'getTile2x','summary':'Render tile (z, x, y), 512 px','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
+"   'head':{'operationId':'headTile2x','summary':'Headers of the tile, no body','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
+"   'options':{'operationId':'optionsTile2x','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/point':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'get':{'operationId':'getPoint','summary':'Value and analytic gradient at one point','parameters':'@FIELD_POINT@',"
+"    'responses':{'200':{'description':'The value and gradient (three components when t is given). Numbers round-trip: parsing them gives the same doubles.','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Point'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
+"   'head':{'operationId':'headPoint','summary':'Headers of the point answer','parameters':'@FIELD_POINT@','responses':{'200':{'description':'Headers only'},'400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'}}},"
+"   'options':{'operationId':'optionsPoint','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/points':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'post':{'operationId':'postPoints','summary':'Values and gradients at many points, in order','parameters':'@FIELD@',"
+"    'requestBody':{'required':true,'description':'At most @MAX_POINTS@ points and @MAX_BODY@ bytes; all points have the same length (2, or 3 with t).','content':{'application/json':{'schema':{'$ref':'#/components/schemas/PointsRequest'}}}},"
+"    'responses':{'200':{'description':'values[i] and gradients[i] belong to points[i]','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/PointsResponse'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/TooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
+"   'options':{'operationId':'optionsPoints','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/tile.json':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'get':{'operationId':'getTileJSON','summary':'TileJSON 3.0.0 for the field; its tiles template keeps the canonical parameters','parameters':'@FIELD_RENDER@',"
+"    'responses':{'200':{'description':'TileJSON','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/TileJSON'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
+"  '/api/kinds':{'get':{'operationId':'getKinds','summary':'Kinds, field parameters with defaults and ranges, palettes, render parameters, limits',"
+"    'responses':{'200':{'description':'The catalogue','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Kinds'}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
+"  '/healthz':{'get':{'operationId':'getHealth','summary':'Liveness','responses':{'200':{'description':'The daemon serves','content':{'application/json':{'schema':{'type':'object','required':['status'],'properties':{'status':{'const':'ok'}}}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
+"  '/metrics':{'get':{'operationId':'getMetrics','summary':'Prometheus text format: requests by route and status, cache hits/misses/evictions/bytes/entries, render-time histogram',"
+"    'responses':{'200':{'description':'Prometheus exposition format 0.0.4','content':{'text/plain':{'schema':{'type':'string'}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
+"  '/openapi.json':{'get':{'operationId':'getOpenAPI','summary':'This document','responses':{'200':{'description':'OpenAPI 3.1','content':{'application/json':{'schema':{'type':'object'}}}}}}},"
+"  '/':{'get':{'operationId':'getViewer','summary':'The viewer (files of --static; any other path under / names a file there)',"
+"    'responses':{'200':{'description':'index.html','content':{'text/html':{'schema':{'type':'string'}}}},'400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'}}}}"
+" },"
+" 'components':{"
+"  'parameters':{"
+"   'kind':{'name':'kind','in':'path','required':true,'description':'Noise kind; unknown kinds get 404','schema':{'type':'string','enum':'@KINDS@'}},"
+"   'seed':{'name':'seed','in':'path','required':true,'description':'Decimal seed, no sign','schema':{'type':'integer','minimum':0,'maximum':4294967295}},"
+"   'z':{'name':'z','in':'path','required':true,'description':'Zoom level','schema':{'type':'integer','minimum':0,'maximum':30}},"
+"   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
+"   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
+"   'pointX':{'name':'x','in':'query','required':true,'description':'Plane x coordinate (finite decimal)','schema':{'type':'number'}},"
+"   'pointY':{'name':'y','in':'query','required':true,'description':'Plane y coordinate (finite decimal)','schema':{'type':'number'}},"
+"   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
+"   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
+"   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
+"   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}}"
+"  },"
+"  'headers':{"
+"   'CORS':{'description':'Always *','schema':{'type':'string','const':'*'}},"
+"   'ETag':{'description':'Strong ETag from the canonical request and the noise and render versions','schema':{'type':'string'}},"
+"   'CacheControl':{'description':'public, max-age=31536000, immutable','schema':{'type':'string'}},"
+"   'Allow':{'description':'The methods the path answers','schema':{'type':'string'}}"
+"  },"
+"  'responses':{"
+"   'Tile':{'description':'The PNG (indexed unless shaded)','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
+"   'NotModified':{'description':'If-None-Match matched the ETag; no body','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'}}},"
+"   'Preflight':{'description':'CORS preflight: Allow, Access-Control-Allow-Methods, -Headers, -Max-Age','headers':{'Allow':{'$ref':'#/components/headers/Allow'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}}},"
+"   'BadRequest':{'description':'A path number out of range, an unknown, duplicated, missing or out-of-range parameter, or a malformed body; the message names it','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes or more than @MAX_POINTS@ points','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
+"  },"
+"  'schemas':{"
+"   'Error':{'type':'object','required':['error'],'properties':{'error':{'type':'object','required':['status','message'],'properties':{'status':{'type':'integer'},'message':{'type':'string'}}}}},"
+"   'Params':{'type':'object','description':'Every field parameter in canonical form, defaults included','properties':'@PARAM_SCHEMAS@'},"
+"   'Point':{'type':'object','required':['kind','seed','params','x','y','value','gradient'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},'x':{'type':'number'},'y':{'type':'number'},'value':{'type':'number','minimum':-1,'maximum':1},'gradient':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}},"
+"   'PointsRequest':{'type':'object','required':['points'],'additionalProperties':false,'properties':{'points':{'type':'array','maxItems':@MAX_POINTS@,'items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
+"   'PointsResponse':{'type':'object','required':['values','gradients'],'properties':{'values':{'type':'array','items':{'type':'number'}},'gradients':{'type':'array','items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
+"   'TileJSON':{'type':'object','required':['tilejson','tiles'],'properties':{'tilejson':{'const':'3.0.0'},'name':{'type':'string'},'description':{'type':'string'},'version':{'type':'string'},'scheme':{'const':'xyz'},'tiles':{'type':'array','items':{'type':'string'},'minItems':1},'minzoom':{'type':'integer'},'maxzoom':{'type':'integer'},'bounds':{'type':'array','items':{'type':'number'},'minItems':4,'maxItems':4},'center':{'type':'array','items':{'type':'number'},'minItems':3,'maxItems':3},'attribution':{'type':'string'},'noisetile':{'type':'object'}}},"
+"   'Kinds':{'type':'object','required':['kinds','parameters','palettes','render'],'properties':{'kinds':{'type':'array','items':{'type':'string'}},'parameters':{'type':'array','items':{'type':'object','required':['name','type','description'],'properties':{'name':{'type':'string'},'type':{'enum':['number','integer','enum']},'description':{'type':'string'},'minimum':{'type':'number'},'maximum':{'type':'number'},'exclusiveMinimum':{'type':'boolean'},'exclusiveMaximum':{'type':'boolean'},'default':{},'choices':{'type':'array'},'optional':{'type':'boolean'},'kinds':{'type':'array','items':{'type':'string'}}}}},'palettes':{'type':'array','items':{'type':'string'}},'render':{'type':'array'},'tiles':{'type':'object'},'limits':{'type':'object'}}}"
+"  }"
+" }"
+"}";
+
+/* The schema of one field parameter, from the table. */
+static json_t *param_schema(const noise_param *p)
+{
+    json_t *s = json_object();
+    if (p->type == NOISE_PARAM_ENUM) {
+        json_t *e = json_array();
+        for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
+            json_array_append_new(e, json_string(p->choices[i]));
+        json_object_set_new(s, "type", json_string("string"));
+        json_object_set_new(s, "enum", e);
+        if (p->default_choice != NULL)
+            json_object_set_new(s, "default", json_string(p->default_choice));
+        return s;
+    }
+    int integer = p->type == NOISE_PARAM_INTEGER;
+    json_object_set_new(s, "type", json_string(integer ? "integer" : "number"));
+    if (isfinite(p->min))
+        json_object_set_new(s, p->min_exclusive ? "exclusiveMinimum" : "minimum",
+                            integer ? json_integer((json_int_t)p->min) : json_real(p->min));
+    if (isfinite(p->max))
+        json_object_set_new(s, p->max_exclusive ? "exclusiveMaximum" : "maximum",
+                            integer ? json_integer((json_int_t)p->max) : json_real(p->max));
+    if (!p->optional)
+        json_object_set_new(s, "default", integer ? json_integer((json_int_t)p->default_number)
+                                                  : json_real(p->default_number));
+    return s;
+}
+
+/* The query parameter objects of the field (plus render / point ones). */
+static json_t *param_list(int render, int point)
+{
+    json_t *list = json_array();
+    size_t n;
+    const noise_param *p = noise_params(&n);
+    if (point) {
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointX"));
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointY"));
+    }
+    for (size_t i = 0; i < n; i++) {
+        char desc[512];
+        snprintf(desc, sizeof desc, "%s%s", p[i].description ? p[i].description : p[i].name,
+                 strcmp(p[i].name, "lattice") == 0 ? " (value and perlin only)" : "");
+        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", p[i].name,
+                                              "in", "query", "required", 0, "description", desc,
+                                              "schema", param_schema(&p[i])));
+    }
+    if (render) {
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/palette"));
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/shade"));
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/zero"));
+        json_array_append_new(list,
+                              json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
+    }
+    return list;
+}
+
+static json_t *tile_responses(void)
+{
+    return json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
+                     "200", "$ref", "#/components/responses/Tile",
+                     "304", "$ref", "#/components/responses/NotModified",
+                     "400", "$ref", "#/components/responses/BadRequest",
+                     "404", "$ref", "#/components/responses/NotFound",
+                     "405", "$ref", "#/components/responses/MethodNotAllowed",
+                     "503", "$ref", "#/components/responses/Overloaded");
+}
+
+/* Replaces every string "@NAME@" in the tree by a fresh value. */
+static int fill(json_t *node)
+{
+    if (json_is_object(node)) {
+        const char *key;
+        json_t *val;
+        json_object_foreach(node, key, val) {
+            if (json_is_string(val) && json_string_value(val)[0] == '@') {
+                const char *name = json_string_value(val);
+                json_t *repl = NULL;
+                if (strcmp(name, "@FIELD@") == 0) repl = param_list(0, 0);
+                else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
+                else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
+                else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
+                else if (strcmp(name, "@KINDS@") == 0) {
+                    repl = json_array();
+                    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+                        json_array_append_new(repl, json_string(noise_kind_name((noise_kind)k)));
+                } else if (strcmp(name, "@PALETTES@") == 0) {
+                    repl = json_array();
+                    const char *const *pal = render_palette_names();
+                    for (size_t i = 0; pal[i] != NULL; i++)
+                        json_array_append_new(repl, json_string(pal[i]));
+                } else if (strcmp(name, "@PALETTE0@") == 0) {
+                    repl = json_string(render_palette_names()[0]);
+                } else if (strcmp(name, "@PARAM_SCHEMAS@") == 0) {
+                    size_t n;
+                    const noise_param *p = noise_params(&n);
+                    repl = json_object();
+                    for (size_t i = 0; i < n; i++)
+                        json_object_set_new(repl, p[i].name, param_schema(&p[i]));
+                }
+                if (repl == NULL || json_object_set_new(node, key, repl) != 0)
+                    return -1;
+            } else if (fill(val) != 0) {
+                return -1;
+            }
+        }
+    } else if (json_is_array(node)) {
+        size_t i;
+        json_t *val;
+        json_array_foreach(node, i, val)
+            if (fill(val) != 0)
+                return -1;
+    }
+    return 0;
+}
+
+json_t *openapi_document(void)
+{
+    /* ' -> ", and the numeric limits spliced in as text. */
+    size_t cap = sizeof template_text + 256;
+    char *text = malloc(cap);
+    if (text == NULL)
+        return NULL;
+    size_t n = 0;
+    for (const char *p = template_text; *p != '\0';) {
+        const char *num = NULL;
+        char val[32];
+        if (strncmp(p, "@MAX_POINTS@", 12) == 0) {
+            snprintf(val, sizeof val, "%d", LIMIT_MAX_POINTS);
+            num = val;
+            p += 12;
+        } else if (strncmp(p, "@MAX_BODY@", 10) == 0) {
+            snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
+            num = val;
+            p += 10;
+        }
+        if (num != NULL) {
+            size_t l = strlen(num);
+            if (n + l + 1 >= cap)
+                break;
+            memcpy(text + n, num, l);
+            n += l;
+            continue;
+        }
+        if (n + 2 >= cap)
+            break;
+        text[n++] = *p == '\'' ? '"' : *p;
+        p++;
+    }
+    text[n] = '\0';
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    free(text);
+    if (doc == NULL) {
+        fprintf(stderr, "openapi template: %s at column %d\n", jerr.text, jerr.column);
+        return NULL;
+    }
+    if (fill(doc) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
