@@ -1,0 +1,29 @@
+/* metrics.h: the daemon's counters and the Prometheus text exposition of
+ * them and of the tile cache's statistics. Lock-free: atomic counters. */
+#ifndef METRICS_H
+#define METRICS_H
+
+#include <stddef.h>
+
+#include "cache.h"
+#include "route.h"
+
+typedef struct metrics metrics;
+
+/* Returns a zeroed set of counters, or NULL out of memory. Free with
+ * metrics_destroy(); metrics_destroy(NULL) does nothing. */
+metrics *metrics_create(void);
+void metrics_destroy(metrics *m);
+
+/* Counts one finished request of route with HTTP status (100..599). */
+void metrics_count_request(metrics *m, route_id route, unsigned int status);
+
+/* Records one tile render + encode that took seconds. */
+void metrics_observe_render(metrics *m, double seconds);
+
+/* The Prometheus text format (version 0.0.4) of every counter, plus the
+ * cache's statistics when c is not NULL. Returns a malloc()ed NUL-terminated
+ * string the caller frees and its length in *out_len, or NULL out of memory. */
+char *metrics_text(metrics *m, cache *c, size_t *out_len);
+
+#endif

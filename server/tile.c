@@ -1,0 +1,203 @@
+/* tile.c: the tile endpoint: canonical request -> ETag and cache key; cached
+ * PNG bytes with one prepared HTTP response shared by every hit. */
+#include "tile.h"
+
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "render.h"
+
+struct tile_service {
+    cache *cache;
+    metrics *metrics;
+};
+
+#define TILE_CACHE_CONTROL "public, max-age=31536000, immutable"
+
+/* What a cache fill needs to render one tile. */
+typedef struct {
+    tile_service *t;
+    const route *r;
+    const query_result *q;
+    const char *etag;
+    int error;
+} fill_ctx;
+
+/* The PNG bytes belong to the response (freed with it, when the last
+ * connection sending them is done); the cache entry holds the response. */
+static void entry_destroy(void *data, size_t size, void *user)
+{
+    (void)data;
+    (void)size;
+    if (user != NULL)
+        MHD_destroy_response(user);
+}
+
+static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, void **out_user)
+{
+    (void)key;
+    fill_ctx *f = vctx;
+    unsigned char *png = NULL;
+    size_t size = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int rc = render_tile_png(&f->q->spec, f->r->z, f->r->x, f->r->y, 256 * f->r->scale,
+                             &f->q->render, &png, &size);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (rc != 0) {
+        f->error = rc;
+        return rc;
+    }
+    metrics_observe_render(f->t->metrics, (double)(t1.tv_sec - t0.tv_sec) +
+                                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer_with_free_callback(size, png, free);
+    if (resp == NULL) {
+        free(png);
+        return RENDER_ENOMEM;
+    }
+    /* Every header before the response is first queued: it is then shared
+     * read-only by all threads. */
+    if (MHD_add_response_header(resp, "Content-Type", "image/png") != MHD_YES ||
+        MHD_add_response_header(resp, "ETag", f->etag) != MHD_YES ||
+        MHD_add_response_header(resp, "Cache-Control", TILE_CACHE_CONTROL) != MHD_YES ||
+        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*") != MHD_YES) {
+        MHD_destroy_response(resp);
+        return RENDER_ENOMEM;
+    }
+    *out_data = png;
+    *out_size = size;
+    *out_user = resp;
+    return 0;
+}
+
+tile_service *tile_service_create(size_t budget_bytes, metrics *m)
+{
+    tile_service *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->cache = cache_create(budget_bytes, entry_destroy);
+    if (t->cache == NULL) {
+        free(t);
+        return NULL;
+    }
+    t->metrics = m;
+    return t;
+}
+
+void tile_service_destroy(tile_service *t)
+{
+    if (t == NULL)
+        return;
+    cache_destroy(t->cache);
+    free(t);
+}
+
+cache *tile_service_cache(tile_service *t) { return t->cache; }
+
+int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
+                   size_t buf_size)
+{
+    char field[512], rend[128];
+    if (noise_spec_canonical(spec, field, sizeof field) < 0 ||
+        query_render_canonical(opts, rend, sizeof rend) < 0)
+        return -1;
+    int n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx?%s&%s",
+                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, field, rend);
+    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
+
+void tile_etag(const char *canonical, char *buf, size_t buf_size)
+{
+    char version[48];
+    snprintf(version, sizeof version, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
+    for (const char *p = canonical; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    for (const char *p = version; *p != '\0'; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+    snprintf(buf, buf_size, "\"%016" PRIx64 "\"", h);
+}
+
+int tile_etag_matches(const char *inm, const char *etag)
+{
+    if (inm == NULL)
+        return 0;
+    size_t elen = strlen(etag);
+    const char *p = inm;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (*p == '\0')
+            return 0;
+        if (*p == '*')
+            return 1;
+        if (p[0] == 'W' && p[1] == '/')
+            p += 2; /* If-None-Match compares weakly */
+        const char *end = p;
+        if (*p == '"') {
+            end = strchr(p + 1, '"');
+            if (end == NULL)
+                return 0;
+            end++;
+        } else {
+            while (*end != '\0' && *end != ',')
+                end++;
+        }
+        if ((size_t)(end - p) == elen && memcmp(p, etag, elen) == 0)
+            return 1;
+        p = end;
+        while (*p != '\0' && *p != ',')
+            p++;
+    }
+}
+
+int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
+                const query_args *q, http_reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    char key[1024], etag[32];
+    if (tile_canonical(r, &qr.spec, &qr.render, key, sizeof key) < 0) {
+        snprintf(err, err_size, "canonical request too long");
+        return ERR_INTERNAL;
+    }
+    tile_etag(key, etag, sizeof etag);
+
+    const char *inm = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
+    if (tile_etag_matches(inm, etag)) {
+        /* The client has these bytes: answer from the request alone, no
+         * render, no cache traffic. */
+        out->resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        if (out->resp == NULL)
+            return ERR_OVERLOADED;
+        MHD_add_response_header(out->resp, "ETag", etag);
+        MHD_add_response_header(out->resp, "Cache-Control", TILE_CACHE_CONTROL);
+        http_add_common_headers(out->resp);
+        out->status = 304;
+        return 0;
+    }
+
+    fill_ctx f = {t, r, &qr, etag, 0};
+    cache_entry *e = NULL;
+    rc = cache_get(t->cache, key, fill, &f, &e, NULL);
+    if (rc != 0) {
+        if (rc == RENDER_ENOMEM || rc == CACHE_ENOMEM)
+            return ERR_OVERLOADED;
+        snprintf(err, err_size, "tile rendering failed (%d)", rc);
+        return ERR_INTERNAL;
+    }
+    out->resp = cache_entry_user(e);
+    out->status = 200;
+    out->shared = 1;
+    out->entry = e;
+    out->size = cache_entry_size(e);
+    return 0;
+}

@@ -1,0 +1,48 @@
+/* tile.h: the tile endpoint: canonical request, ETag, conditional requests,
+ * and rendered PNGs kept in the tile cache together with a ready-made
+ * HTTP response that every hit shares. */
+#ifndef TILE_H
+#define TILE_H
+
+#include <stddef.h>
+
+#include "cache.h"
+#include "http.h"
+#include "metrics.h"
+#include "query.h"
+#include "route.h"
+
+typedef struct tile_service tile_service;
+
+/* A tile service with a cache of budget_bytes; m (borrowed, may be NULL)
+ * receives render times. NULL out of memory. Free with
+ * tile_service_destroy() after the HTTP daemon stopped; destroy(NULL) does
+ * nothing. */
+tile_service *tile_service_create(size_t budget_bytes, metrics *m);
+void tile_service_destroy(tile_service *t);
+
+/* The tile cache (for /metrics). */
+cache *tile_service_cache(tile_service *t);
+
+/* Answers GET/HEAD of tile route r with query q: 200 with the PNG (a shared
+ * response held by out->entry), or 304 when If-None-Match matches. Returns
+ * 0 and fills *out; or an ERR_* code with a message in err. */
+int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
+                const query_args *q, http_reply *out, char *err, size_t err_size);
+
+/* The canonical request text of a tile, used as cache key and hashed into
+ * the ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".
+ * Returns the length, or -1 if buf is too small. */
+int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts,
+                   char *buf, size_t buf_size);
+
+/* The quoted strong ETag for a canonical request text: FNV-1a 64 of the
+ * text and the noise and render versions, as "\"<16 hex digits>\"". buf must
+ * hold 32 bytes. */
+void tile_etag(const char *canonical, char *buf, size_t buf_size);
+
+/* 1 if the If-None-Match header value matches etag (a list, weak tags
+ * compared weakly, or "*"), else 0. */
+int tile_etag_matches(const char *if_none_match, const char *etag);
+
+#endif
