@@ -1,0 +1,114 @@
+// basics.test.mjs: the daemon's command line, environment, listening line,
+// /healthz, CORS, OPTIONS, the access log and the graceful stop.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startDaemon, runOnce, get, raw } from './daemon.mjs';
+
+test('--help prints usage and exits 0', async () => {
+  const r = await runOnce(['--help']);
+  assert.equal(r.code, 0);
+  for (const flag of ['--bind', '--port', '--threads', '--cache-mb', '--static', 'NOISETILE_PORT'])
+    assert.match(r.stdout, new RegExp(flag));
+});
+
+test('bad flags and variables: a message naming them and exit code 2', async () => {
+  const cases = [
+    [['--port', '65536'], {}, /port/],
+    [['--port', '-1'], {}, /port/],
+    [['--port', 'abc'], {}, /port/],
+    [['--threads', '0'], {}, /threads/],
+    [['--threads', '1x'], {}, /threads/],
+    [['--cache-mb', '-5'], {}, /cache-mb/],
+    [['--bind', 'not-an-address'], {}, /bind/],
+    [['--static', '/nonexistent/dir'], {}, /static/],
+    [['--frobnicate', '1'], {}, /frobnicate/],
+    [['--port'], {}, /port/],
+    [[], { NOISETILE_PORT: 'eighty' }, /NOISETILE_PORT/],
+    [[], { NOISETILE_THREADS: '999999' }, /NOISETILE_THREADS/],
+    [[], { NOISETILE_CACHE_MB: '1.5' }, /NOISETILE_CACHE_MB/],
+  ];
+  for (const [args, env, re] of cases) {
+    const r = await runOnce(args, env);
+    assert.equal(r.code, 2, `${args.join(' ')} ${JSON.stringify(env)} -> ${r.code}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.doesNotMatch(r.stderr, /Sanitizer|runtime error/);
+  }
+});
+
+test('listening line, /healthz, CORS, access log, graceful stop', async () => {
+  const d = await startDaemon({ args: ['--threads', '2', '--cache-mb', '8'] });
+  try {
+    assert.match(d.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.ok(d.port > 0);
+    const r = await get(`${d.url}/healthz`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'application/json');
+    assert.equal(r.headers.get('access-control-allow-origin'), '*');
+    assert.deepEqual(r.json, { status: 'ok' });
+    const h = await raw(d.port, 'HEAD', '/healthz');
+    assert.equal(h.status, 200);
+    assert.equal(h.body.length, 0);
+    assert.equal(h.headers['content-length'], String(r.body.length));
+    // One access-log line per request, naming method, path and status.
+    await new Promise((res) => setTimeout(res, 100));
+    assert.match(d.stderr(), /"GET \/healthz" 200 /);
+    assert.match(d.stderr(), /"HEAD \/healthz" 200 /);
+  } finally {
+    await d.stop();
+  }
+});
+
+test('environment sets what flags do not, flags override the environment', async () => {
+  const d = await startDaemon({ env: { NOISETILE_PORT: '1', NOISETILE_CACHE_MB: '3', NOISETILE_BIND: '127.0.0.1' } });
+  try {
+    // --port 0 (from startDaemon) won over NOISETILE_PORT=1.
+    assert.notEqual(d.port, 1);
+    const m = await get(`${d.url}/metrics`);
+    assert.match(m.text, /^noisetile_cache_budget_bytes 3145728$/m);
+  } finally {
+    await d.stop();
+  }
+});
+
+test('OPTIONS preflight answers 204 with the methods and CORS headers', async () => {
+  const d = await startDaemon();
+  try {
+    const r = await raw(d.port, 'OPTIONS', '/perlin/7/points', {
+      headers: { Origin: 'http://example.com', 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(r.status, 204);
+    assert.equal(r.headers['access-control-allow-origin'], '*');
+    assert.match(r.headers['access-control-allow-methods'], /POST/);
+    assert.match(r.headers['allow'], /POST/);
+    const t = await raw(d.port, 'OPTIONS', '/perlin/7/0/0/0.png');
+    assert.equal(t.status, 204);
+    assert.match(t.headers['allow'], /GET/);
+    assert.match(t.headers['allow'], /HEAD/);
+  } finally {
+    await d.stop();
+  }
+});
+
+test('SIGTERM lets requests in flight finish, then exits 0', async () => {
+  const d = await startDaemon({ args: ['--threads', '2'] });
+  let stopped = false;
+  try {
+    // A slow tile: 512 px, 16 octaves of warped noise (rendered, not cached).
+    const slow = get(`${d.url}/simplex/3/2/1/1@2x.png?octaves=16&warp=0.5&shade=1`);
+    await new Promise((res) => setTimeout(res, 150));
+    const stop = d.stop();
+    const r = await slow;
+    assert.equal(r.status, 200);
+    assert.equal(r.headers.get('content-type'), 'image/png');
+    assert.equal(r.body.subarray(1, 4).toString('latin1'), 'PNG');
+    await stop;
+    stopped = true;
+    // The request was still in flight when the signal arrived.
+    const log = d.stderr();
+    const sig = log.indexOf('SIGTERM');
+    const done = log.indexOf('"GET /simplex/3/2/1/1@2x.png');
+    assert.ok(sig >= 0 && done > sig, `signal at ${sig}, request logged at ${done}`);
+  } finally {
+    if (!stopped) await d.stop();
+  }
+});
