@@ -29,7 +29,7 @@ SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
 
-.PHONY: all run test test-build deps deps-bench bench clean www
+.PHONY: all run test test-build deps deps-bench bench clean www image-test
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
@@ -99,6 +99,11 @@ test: deps
 	BUILD=$(BUILD) tests/run.sh
 
 test-build: $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+
+# Builds the Dockerfile with buildah (no Docker engine), runs the image and
+# checks it from the host (scripts/image-test.sh). Needs root.
+image-test:
+	scripts/image-test.sh
 
 clean:
 	rm -rf $(BUILD)

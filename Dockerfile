@@ -1,0 +1,55 @@
+# Dockerfile: the noisetile daemon and its viewer on Debian 12, in two stages:
+# one that compiles with the same `make` commands as a checkout, and a
+# runtime image with only the shared libraries, the binary and the viewer.
+#
+#   docker build -t noisetile .          (or: buildah bud --format docker -t noisetile .)
+#   docker run --rm -p 8080:8080 noisetile
+#
+# `make image-test` builds and checks this image with buildah, no Docker
+# engine needed (scripts/image-test.sh).
+
+# ---- build stage ----
+FROM debian:bookworm AS build
+WORKDIR /src
+ENV DEBIAN_FRONTEND=noninteractive
+# The build packages are the list in scripts/deps.sh ("build" level); Node and
+# npm only fetch the pinned Leaflet of package-lock.json for the viewer.
+COPY scripts/deps.sh scripts/deps.sh
+RUN apt-get update -qq \
+ && scripts/deps.sh build \
+ && apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+COPY package.json package-lock.json ./
+# Behind a TLS-intercepting proxy, pass its CA bundle as a build secret:
+#   --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt
+RUN --mount=type=secret,id=ca-certificates,required=false \
+    if [ -s /run/secrets/ca-certificates ]; then \
+      export NODE_EXTRA_CA_CERTS=/run/secrets/ca-certificates; fi \
+ && npm ci --omit=dev --no-audit --no-fund --loglevel=error
+COPY . .
+RUN make -j"$(nproc)" BUILD=build build/noisetile && make BUILD=build www
+
+# ---- runtime stage ----
+FROM debian:bookworm
+ENV DEBIAN_FRONTEND=noninteractive
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends \
+      libmicrohttpd12 libpng16-16 libjansson4 zlib1g >/dev/null \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
+ && useradd --system --uid 10001 --user-group --home-dir /nonexistent \
+      --no-create-home --shell /usr/sbin/nologin noisetile
+COPY --from=build /src/build/noisetile /usr/local/bin/noisetile
+COPY --from=build /src/build/www /usr/share/noisetile/www
+COPY scripts/container-healthcheck.sh /usr/local/bin/noisetile-healthcheck
+
+# Every flag of the daemon has a NOISETILE_* variable; override with -e.
+# Threads default to the number of cores the container sees.
+ENV NOISETILE_BIND=0.0.0.0 \
+    NOISETILE_PORT=8080 \
+    NOISETILE_STATIC=/usr/share/noisetile/www \
+    NOISETILE_CACHE_MB=256
+USER noisetile
+EXPOSE 8080
+# GET /healthz must answer 200 (checked with bash alone; no curl in the image).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+  CMD ["/usr/local/bin/noisetile-healthcheck"]
+ENTRYPOINT ["/usr/local/bin/noisetile"]
