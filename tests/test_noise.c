@@ -1,0 +1,492 @@
+/* test_noise.c: unit tests of the noise core (noise/): the Islands page's
+ * claims for 2D Perlin, bit-exactness of improved noise with Ken Perlin's
+ * reference, hash and lattice rules of DESIGN.md, ranges, far-from-origin
+ * behaviour and grid/point agreement.
+ *
+ * Gradients, goldens and the parameter parser are in test_noise_grad.c,
+ * test_noise_golden.c and test_noise_spec.c.
+ */
+#include "noise.h"
+#include "test.h"
+#include "test_noise_util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- an independent transcription of DESIGN.md's hash and gradients ---- */
+
+static uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+
+static uint32_t ref_eat(uint32_t acc, uint32_t d) { return ref_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
+
+static uint32_t ref_eat64(uint32_t acc, int64_t i)
+{
+    acc = ref_eat(acc, (uint32_t)(uint64_t)i);
+    if (i < INT32_MIN || i > INT32_MAX)
+        acc = ref_eat(acc, (uint32_t)((uint64_t)i >> 32));
+    return acc;
+}
+
+static uint32_t ref_avalanche(uint32_t a)
+{
+    a ^= a >> 15;
+    a *= 0x85EBCA77u;
+    a ^= a >> 13;
+    a *= 0xC2B2AE3Du;
+    a ^= a >> 16;
+    return a;
+}
+
+static uint32_t ref_hash2(uint32_t seed, int64_t i, int64_t j)
+{
+    return ref_avalanche(ref_eat64(ref_eat64(seed + 0x165667B1u, i), j));
+}
+
+static void ref_perlin_gradient(uint32_t h, double g[2])
+{
+    double u = (double)(h & 255) / 255.0 * 2.0 - 1.0;
+    double gy = 0.5 - fabs(u);
+    double gx = u - floor(u + 0.5);
+    g[0] = gx * (2 / 0.53528);
+    g[1] = gy * (2 / 0.53528);
+}
+
+/* Value noise on a lattice point is that point's value; Perlin noise there
+ * is exactly 0 and its gradient is the corner's gradient, for many seeds,
+ * negative indices and indices beyond the int32 range (64-bit rule). */
+static void test_lattice_points(void)
+{
+    static const int64_t far[] = { 0, 1, -1, 7, -123456, 2147483647LL, -2147483648LL, 2147483648LL,
+                                   -2147483649LL, 3000000000LL, -5000000000LL, 1000000000000LL };
+    int bad_zero = 0, bad_grad = 0, bad_value = 0, n = 0;
+    uint64_t rng = 12345;
+    for (uint32_t seed = 0; seed < 64; seed++) {
+        for (int k = 0; k < 60; k++) {
+            int64_t i, j;
+            if (k < 12 * 4) {
+                i = far[k % 12] + (k / 12);
+                j = far[(k * 5 + 3) % 12] - (k / 12);
+            } else {
+                i = (int64_t)(tn_rand(&rng) % 2001) - 1000;
+                j = (int64_t)(tn_rand(&rng) % 2001) - 1000;
+            }
+            double p[2] = { (double)i, (double)j }, g[3];
+            noise_spec s;
+            noise_spec_default(&s, NOISE_PERLIN, seed);
+            double v = noise_eval_point(&s, p, 2, g, NULL);
+            double ge[2];
+            ref_perlin_gradient(ref_hash2(seed, i, j), ge);
+            if (v != 0.0)
+                bad_zero++;
+            if (g[0] != ge[0] || g[1] != ge[1])
+                bad_grad++;
+            noise_spec_default(&s, NOISE_VALUE, seed);
+            v = noise_eval_point(&s, p, 2, g, NULL);
+            double ve = (double)(ref_hash2(seed, i, j) & 255) / 255.0 * 2.0 - 1.0;
+            if (v != ve || g[0] != 0.0 || g[1] != 0.0)
+                bad_value++;
+            n++;
+        }
+    }
+    CHECKF(bad_zero == 0, "%d of %d lattice points not exactly 0", bad_zero, n);
+    CHECKF(bad_grad == 0, "%d of %d lattice gradients differ from the corner's", bad_grad, n);
+    CHECKF(bad_value == 0, "%d of %d value-noise lattice points differ", bad_value, n);
+}
+
+/* Statistics over seeds 0-3 on a 40 x 40-cell region, 16 samples per cell
+ * per axis (640 x 640 per seed), as the Islands page measured them. */
+typedef struct {
+    double min, max, std, beyond_half;
+    long peaks;
+} tn_stats;
+
+static tn_stats region_stats(noise_kind kind)
+{
+    enum { W = 640 };
+    float *v = malloc(sizeof(float) * W * W);
+    tn_stats st = { 1e9, -1e9, 0, 0, 0 };
+    double sum = 0, sum2 = 0;
+    long beyond = 0, n = 0;
+    for (uint32_t seed = 0; seed < 4; seed++) {
+        noise_spec s;
+        noise_spec_default(&s, kind, seed);
+        noise_eval_grid(&s, 0.0, 0.0, 1.0 / 16, W, W, v, NULL);
+        for (int k = 0; k < W * W; k++) {
+            double x = v[k];
+            st.min = x < st.min ? x : st.min;
+            st.max = x > st.max ? x : st.max;
+            sum += x;
+            sum2 += x * x;
+            beyond += fabs(x) > 0.5;
+            n++;
+        }
+        for (int j = 1; j < W - 1; j++)
+            for (int i = 1; i < W - 1; i++) {
+                float c = v[j * W + i];
+                int peak = 1;
+                for (int dj = -1; dj <= 1 && peak; dj++)
+                    for (int di = -1; di <= 1; di++)
+                        if ((di || dj) && !(c > v[(j + dj) * W + i + di])) {
+                            peak = 0;
+                            break;
+                        }
+                st.peaks += peak;
+            }
+    }
+    double mean = sum / n;
+    st.std = sqrt(sum2 / n - mean * mean);
+    st.beyond_half = 100.0 * beyond / n;
+    free(v);
+    return st;
+}
+
+static void test_islands_figures(void)
+{
+    tn_stats p = region_stats(NOISE_PERLIN), v = region_stats(NOISE_VALUE);
+    double ratio = (double)p.peaks / (double)v.peaks;
+    printf("# perlin: range %.3f..%.3f std %.4f beyond 0.5 %.2f%% peaks %ld\n", p.min, p.max, p.std,
+           p.beyond_half, p.peaks);
+    printf("# value:  range %.3f..%.3f std %.4f beyond 0.5 %.2f%% peaks %ld; peak ratio %.3f\n", v.min, v.max,
+           v.std, v.beyond_half, v.peaks, ratio);
+    CHECKF(p.min > -1.0 && p.min < -0.90, "perlin min %f (page: -0.97)", p.min);
+    CHECKF(p.max < 1.0 && p.max > 0.90, "perlin max %f (page: 0.96)", p.max);
+    CHECKF(fabs(p.std - 0.33) <= 0.02, "perlin std %f (page: 0.33)", p.std);
+    CHECKF(fabs(v.std - 0.46) <= 0.02, "value std %f (page: 0.46)", v.std);
+    CHECKF(fabs(p.beyond_half - 13) <= 2, "perlin beyond 0.5: %f%% (page: 13%%)", p.beyond_half);
+    CHECKF(fabs(v.beyond_half - 32) <= 2, "value beyond 0.5: %f%% (page: 32%%)", v.beyond_half);
+    CHECKF(ratio >= 2.8 && ratio <= 3.4, "peak ratio %f (page: 3761/1210 = 3.11)", ratio);
+}
+
+
+/* ---- Ken Perlin's Improved Noise (2002): a straight transcription of the
+ * Java reference (ImprovedNoise.java), kept here as the oracle ---- */
+
+static const int ref_permutation[256] = {
+    151, 160, 137, 91, 90, 15, 131, 13, 201, 95, 96, 53, 194, 233, 7, 225, 140, 36, 103, 30, 69, 142, 8, 99, 37,
+    240, 21, 10, 23, 190, 6, 148, 247, 120, 234, 75, 0, 26, 197, 62, 94, 252, 219, 203, 117, 35, 11, 32, 57, 177,
+    33, 88, 237, 149, 56, 87, 174, 20, 125, 136, 171, 168, 68, 175, 74, 165, 71, 134, 139, 48, 27, 166, 77, 146,
+    158, 231, 83, 111, 229, 122, 60, 211, 133, 230, 220, 105, 92, 41, 55, 46, 245, 40, 244, 102, 143, 54, 65, 25,
+    63, 161, 1, 216, 80, 73, 209, 76, 132, 187, 208, 89, 18, 169, 200, 196, 135, 130, 116, 188, 159, 86, 164, 100,
+    109, 198, 173, 186, 3, 64, 52, 217, 226, 250, 124, 123, 5, 202, 38, 147, 118, 126, 255, 82, 85, 212, 207, 206,
+    59, 227, 47, 16, 58, 17, 182, 189, 28, 42, 223, 183, 170, 213, 119, 248, 152, 2, 44, 154, 163, 70, 221, 153,
+    101, 155, 167, 43, 172, 9, 129, 22, 39, 253, 19, 98, 108, 110, 79, 113, 224, 232, 178, 185, 112, 104, 218, 246,
+    97, 228, 251, 34, 242, 193, 238, 210, 144, 12, 191, 179, 162, 241, 81, 51, 145, 235, 249, 14, 239, 107, 49, 192,
+    214, 31, 181, 199, 106, 157, 184, 84, 204, 176, 115, 121, 50, 45, 127, 4, 150, 254, 138, 236, 205, 93, 222, 114,
+    67, 29, 24, 72, 243, 141, 128, 195, 78, 66, 215, 61, 156, 180
+};
+static int ref_p[512];
+
+static double ref_fade(double t) { return t * t * t * (t * (t * 6 - 15) + 10); }
+static double ref_lerp(double t, double a, double b) { return a + t * (b - a); }
+static double ref_grad(int hash, double x, double y, double z)
+{
+    int h = hash & 15;
+    double u = h < 8 ? x : y, v = h < 4 ? y : h == 12 || h == 14 ? x : z;
+    return ((h & 1) == 0 ? u : -u) + ((h & 2) == 0 ? v : -v);
+}
+
+static double ref_noise(double x, double y, double z)
+{
+    int X = (int)floor(x) & 255, Y = (int)floor(y) & 255, Z = (int)floor(z) & 255;
+    x -= floor(x);
+    y -= floor(y);
+    z -= floor(z);
+    double u = ref_fade(x), v = ref_fade(y), w = ref_fade(z);
+    int A = ref_p[X] + Y, AA = ref_p[A] + Z, AB = ref_p[A + 1] + Z;
+    int B = ref_p[X + 1] + Y, BA = ref_p[B] + Z, BB = ref_p[B + 1] + Z;
+    return ref_lerp(w, ref_lerp(v, ref_lerp(u, ref_grad(ref_p[AA], x, y, z), ref_grad(ref_p[BA], x - 1, y, z)),
+                                ref_lerp(u, ref_grad(ref_p[AB], x, y - 1, z), ref_grad(ref_p[BB], x - 1, y - 1, z))),
+                    ref_lerp(v, ref_lerp(u, ref_grad(ref_p[AA + 1], x, y, z - 1), ref_grad(ref_p[BA + 1], x - 1, y, z - 1)),
+                             ref_lerp(u, ref_grad(ref_p[AB + 1], x, y - 1, z - 1),
+                                      ref_grad(ref_p[BB + 1], x - 1, y - 1, z - 1))));
+}
+
+static void ref_init(void)
+{
+    for (int i = 0; i < 256; i++)
+        ref_p[256 + i] = ref_p[i] = ref_permutation[i];
+}
+
+static void test_improved_reference(void)
+{
+    ref_init();
+    noise_spec s;
+    noise_spec_default(&s, NOISE_IMPROVED, 0);
+    s.has_t = 1;
+    s.t = 7;
+    double p[3] = { 3.14, 42, 7 };
+    double v = noise_eval_point(&s, p, 2, NULL, NULL);
+    CHECKF(v == 0.13691995878400012, "noise(3.14, 42, 7) = %.17g", v);
+    CHECKF(ref_noise(3.14, 42, 7) == 0.13691995878400012, "the transcription gives %.17g", ref_noise(3.14, 42, 7));
+    /* thousands of random points, negatives included, bit for bit: 3D via
+     * dims 3 and via has_t, and the z = 0 slice without t */
+    uint64_t rng = 99;
+    int bad3 = 0, badt = 0, bad2 = 0, n = 5000;
+    noise_spec s2;
+    noise_spec_default(&s2, NOISE_IMPROVED, 0);
+    for (int i = 0; i < n; i++) {
+        double range = i < n / 2 ? 10.0 : 100000.0;
+        double q[3] = { tn_uniform(&rng, -range, range), tn_uniform(&rng, -range, range),
+                        tn_uniform(&rng, -range, range) };
+        if (i % 10 == 0)
+            q[0] = floor(q[0]); /* on a cell border */
+        double want = ref_noise(q[0], q[1], q[2]);
+        bad3 += noise_eval_point(&s2, q, 3, NULL, NULL) != want;
+        s.t = q[2];
+        badt += noise_eval_point(&s, q, 2, NULL, NULL) != want;
+        bad2 += noise_eval_point(&s2, q, 2, NULL, NULL) != ref_noise(q[0], q[1], 0.0);
+    }
+    CHECKF(bad3 == 0, "%d of %d points differ from the reference (dims 3)", bad3, n);
+    CHECKF(badt == 0, "%d of %d points differ from the reference (has_t)", badt, n);
+    CHECKF(bad2 == 0, "%d of %d points differ from the reference's z = 0 slice", bad2, n);
+}
+
+/* Other seeds: a shuffled permutation (deterministic, different per seed);
+ * without t the field repeats every 256 cells, like the reference. */
+static void test_improved_seeds(void)
+{
+    ref_init();
+    noise_spec a, b, c;
+    noise_spec_default(&a, NOISE_IMPROVED, 1);
+    noise_spec_default(&b, NOISE_IMPROVED, 2);
+    noise_spec_default(&c, NOISE_IMPROVED, 1);
+    uint64_t rng = 5;
+    int same_ab = 0, diff_ac = 0, same_ref = 0, not_periodic = 0, n = 500;
+    for (int i = 0; i < n; i++) {
+        double q[3] = { tn_uniform(&rng, -300, 300), tn_uniform(&rng, -300, 300), tn_uniform(&rng, -300, 300) };
+        double va = noise_eval_point(&a, q, 3, NULL, NULL);
+        same_ab += va == noise_eval_point(&b, q, 3, NULL, NULL);
+        diff_ac += va != noise_eval_point(&c, q, 3, NULL, NULL);
+        same_ref += va == ref_noise(q[0], q[1], q[2]);
+        /* coordinates on a 2^-10 grid, so that shifting them is exact */
+        q[0] = floor(q[0] * 1024) / 1024;
+        q[1] = floor(q[1] * 1024) / 1024;
+        double q2[2] = { q[0] + 256, q[1] - 512 };
+        not_periodic += noise_eval_point(&a, q, 2, NULL, NULL) != noise_eval_point(&a, q2, 2, NULL, NULL);
+    }
+    CHECKF(same_ab < n / 50, "seeds 1 and 2 agree at %d of %d points", same_ab, n);
+    CHECKF(same_ref < n / 50, "seed 1 agrees with seed 0 at %d of %d points", same_ref, n);
+    CHECKF(diff_ac == 0, "seed 1 is not deterministic (%d differences)", diff_ac);
+    CHECKF(not_periodic == 0, "improved without t does not repeat every 256 cells (%d)", not_periodic);
+}
+
+/* ---- ranges ---- */
+
+/* Acceptance 4: every value of every kind and mode lies in [-1, 1]. */
+static void test_ranges(void)
+{
+    enum { N = 40000 };
+    static double pts[2 * N], vals[N];
+    int bad = 0, configs = 0;
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int d3 = 0; d3 < 2; d3++)
+            for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
+                for (int w = 0; w < 2; w++)
+                    for (int oct = 1; oct <= 5; oct += 4) {
+                        noise_spec s;
+                        noise_spec_default(&s, tn_bases[b].kind, 17 + (uint32_t)b);
+                        s.lattice = tn_bases[b].lattice;
+                        s.fractal = (noise_fractal)fr;
+                        s.octaves = oct;
+                        s.warp = w ? 0.8 : 0;
+                        s.has_t = d3;
+                        uint64_t rng = (uint64_t)(b * 1000 + d3 * 100 + fr * 10 + w + oct * 7);
+                        double lo = 1, hi = -1;
+                        for (int i = 0; i < N; i++) {
+                            pts[2 * i] = tn_uniform(&rng, -1000, 1000);
+                            pts[2 * i + 1] = tn_uniform(&rng, -1000, 1000);
+                        }
+                        s.t = tn_uniform(&rng, -100, 100);
+                        noise_eval_points(&s, N, pts, 2, vals, NULL);
+                        for (int i = 0; i < N; i++) {
+                            lo = vals[i] < lo ? vals[i] : lo;
+                            hi = vals[i] > hi ? vals[i] : hi;
+                        }
+                        configs++;
+                        if (!(lo >= -1.0 && hi <= 1.0)) {
+                            bad++;
+                            fprintf(stderr, "  %s %s %s warp %d octaves %d: %f..%f\n", tn_bases[b].name,
+                                    d3 ? "3D" : "2D", tn_fractal_names[fr], w, oct, lo, hi);
+                        }
+                        if (fr == 0 && !w && oct == 1)
+                            printf("# %-16s %s range %.4f..%.4f\n", tn_bases[b].name, d3 ? "3D" : "2D", lo, hi);
+                    }
+    CHECKF(bad == 0, "%d of %d configurations leave [-1, 1]", bad, configs);
+}
+
+/* ---- far from the origin ---- */
+
+/* At 1e9 and 1e12 cells, samples 1/64 cell apart are distinct and their
+ * differences follow the gradient (trapezoid rule, 5 % of a step's change
+ * at the steepest gradient). At 1e12 a double only resolves 2^-12 of a
+ * cell, and the triangle lattice's position scaling rounds to about that,
+ * so differences there carry that much jitter. The samples sit half a step
+ * off the lattice lines: improved noise is exactly 0 along some of them
+ * (in the z = 0 slice, corners with the gradients x +- z contribute 0). */
+static void test_far_smooth(void)
+{
+    static const double origins[] = { 1e9, -1e9, 1e12, -1e12 };
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int o = 0; o < 4; o++) {
+            noise_spec s;
+            noise_spec_default(&s, tn_bases[b].kind, 3);
+            s.lattice = tn_bases[b].lattice;
+            enum { N = 257 };
+            double v[N], g[N], gn[N];
+            int distinct_bad = 0, smooth_bad = 0;
+            double y = origins[o] * 0.5 + 0.3;
+            for (int i = 0; i < N; i++) {
+                double p[2] = { origins[o] + i / 64.0 + 1 / 128.0, y }, gr[3];
+                v[i] = noise_eval_point(&s, p, 2, gr, NULL);
+                g[i] = gr[0];
+                gn[i] = hypot(gr[0], gr[1]);
+            }
+            for (int i = 0; i + 1 < N; i++) {
+                double dv = v[i + 1] - v[i], trap = (g[i] + g[i + 1]) * 0.5 / 64.0;
+                double gm = fmax(fmax(gn[i], gn[i + 1]), 0.1);
+                if (fabs(dv - trap) > 0.05 * gm / 64.0)
+                    smooth_bad++;
+                for (int j = 0; j < i + 1; j++)
+                    distinct_bad += v[j] == v[i + 1];
+            }
+            CHECKF(distinct_bad == 0, "%s at %g: %d equal pairs among %d samples", tn_bases[b].name, origins[o],
+                   distinct_bad, N);
+            CHECKF(smooth_bad == 0, "%s at %g: %d steps disagree with the gradient", tn_bases[b].name, origins[o],
+                   smooth_bad);
+        }
+}
+
+/* No period of 2^16, 2^23 or 2^32 cells. Improved noise repeats every 256
+ * cells in x and y, with or without t, exactly as the reference does (its
+ * permutation table has 256 entries), so there the values must be equal. */
+static void test_no_period(void)
+{
+    static const double periods[] = { 65536.0, 8388608.0, 4294967296.0 };
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int d3 = 0; d3 < 2; d3++)
+            for (int pi = 0; pi < 3; pi++) {
+                noise_spec s;
+                noise_spec_default(&s, tn_bases[b].kind, 11);
+                s.lattice = tn_bases[b].lattice;
+                s.has_t = d3;
+                s.t = 0.4;
+                uint64_t rng = 77 + (uint64_t)pi;
+                int equal_x = 0, equal_y = 0, n = 200;
+                for (int i = 0; i < n; i++) {
+                    /* on a 2^-10 grid: p + period is exact */
+                    double p[2] = { floor(tn_uniform(&rng, -50, 50) * 1024) / 1024,
+                                    floor(tn_uniform(&rng, -50, 50) * 1024) / 1024 };
+                    double px[2] = { p[0] + periods[pi], p[1] }, py[2] = { p[0], p[1] - periods[pi] };
+                    double v = noise_eval_point(&s, p, 2, NULL, NULL);
+                    equal_x += v == noise_eval_point(&s, px, 2, NULL, NULL);
+                    equal_y += v == noise_eval_point(&s, py, 2, NULL, NULL);
+                }
+                if (tn_bases[b].kind == NOISE_IMPROVED) {
+                    CHECKF(equal_x == n && equal_y == n, "improved should repeat every 256 cells: %d %d", equal_x,
+                           equal_y);
+                } else {
+                    CHECKF(equal_x == 0 && equal_y == 0, "%s %s repeats with period %.0f: %d, %d of %d equal",
+                           tn_bases[b].name, d3 ? "3D" : "2D", periods[pi], equal_x, equal_y, n);
+                }
+            }
+}
+
+/* ---- grid and batch against the point path ---- */
+
+static void test_grid_equals_point(void)
+{
+    static const double steps[] = { 1.0 / 16, 0.37, 1.0, 0.5 };
+    static const double origins[][2] = { { -3.0, -2.0 }, { 12.25, -7.75 }, { -1e6, 2e6 }, { 0.0, 0.0 } };
+    int configs = 0, bad_configs = 0;
+    enum { W = 19, H = 7 };
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int d3 = 0; d3 < 2; d3++)
+            for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
+                for (int w = 0; w < 2; w++)
+                    for (int k = 0; k < 4; k++) {
+                        noise_spec s;
+                        noise_spec_default(&s, tn_bases[b].kind, 5 + (uint32_t)k);
+                        s.lattice = tn_bases[b].lattice;
+                        s.fractal = (noise_fractal)fr;
+                        s.octaves = 1 + k;
+                        s.warp = w ? 0.6 : 0;
+                        s.has_t = d3;
+                        s.t = -1.5;
+                        s.frequency = k == 3 ? 0.8 : 1.0;
+                        float gv[W * H], gg[2 * W * H], vo[W * H];
+                        noise_eval_grid(&s, origins[k][0], origins[k][1], steps[k], W, H, gv, gg);
+                        noise_eval_grid(&s, origins[k][0], origins[k][1], steps[k], W, H, vo, NULL);
+                        int bad = 0;
+                        double pts[2 * W * H], bv[W * H], bg[3 * W * H];
+                        for (int j = 0; j < H; j++)
+                            for (int i = 0; i < W; i++) {
+                                double p[2] = { origins[k][0] + i * steps[k], origins[k][1] + j * steps[k] }, g[3];
+                                double v = noise_eval_point(&s, p, 2, g, NULL);
+                                int n = j * W + i;
+                                pts[2 * n] = p[0];
+                                pts[2 * n + 1] = p[1];
+                                if (gv[n] != (float)v || vo[n] != (float)v || gg[2 * n] != (float)g[0] ||
+                                    gg[2 * n + 1] != (float)g[1])
+                                    bad++;
+                            }
+                        noise_eval_points(&s, W * H, pts, 2, bv, bg);
+                        int gn = d3 ? 3 : 2;
+                        for (int n = 0; n < W * H; n++) {
+                            double g[3];
+                            double v = noise_eval_point(&s, &pts[2 * n], 2, g, NULL);
+                            if (bv[n] != v || bg[gn * n] != g[0] || bg[gn * n + 1] != g[1] ||
+                                (d3 && bg[gn * n + 2] != g[2]))
+                                bad++;
+                        }
+                        configs++;
+                        if (bad) {
+                            bad_configs++;
+                            fprintf(stderr, "  %s %s %s warp %d octaves %d: %d mismatches\n", tn_bases[b].name,
+                                    d3 ? "3D" : "2D", tn_fractal_names[fr], w, s.octaves, bad);
+                        }
+                    }
+    CHECKF(bad_configs == 0, "%d of %d configurations: grid or batch differs from point", bad_configs, configs);
+}
+
+/* dims 3 with a point's t equals has_t with the spec's t. */
+static void test_dims3_equals_has_t(void)
+{
+    uint64_t rng = 4;
+    int bad = 0;
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int i = 0; i < 50; i++) {
+            noise_spec s, st;
+            noise_spec_default(&s, tn_bases[b].kind, 9);
+            s.lattice = tn_bases[b].lattice;
+            s.octaves = 3;
+            s.warp = i % 2 ? 0.5 : 0;
+            st = s;
+            double p[3] = { tn_uniform(&rng, -20, 20), tn_uniform(&rng, -20, 20), tn_uniform(&rng, -20, 20) };
+            st.has_t = 1;
+            st.t = p[2];
+            double g1[3], g2[3];
+            int n1 = 0, n2 = 0;
+            double v1 = noise_eval_point(&s, p, 3, g1, &n1), v2 = noise_eval_point(&st, p, 2, g2, &n2);
+            double pts3[3] = { p[0], p[1], p[2] }, v3, g3[3];
+            noise_eval_points(&s, 1, pts3, 3, &v3, g3);
+            if (v1 != v2 || v1 != v3 || n1 != 3 || n2 != 3 || memcmp(g1, g2, sizeof g1) || memcmp(g1, g3, sizeof g1))
+                bad++;
+        }
+    CHECKF(bad == 0, "%d points differ between dims 3 and has_t", bad);
+}
+
+int main(void)
+{
+    RUN(test_lattice_points);
+    RUN(test_islands_figures);
+    RUN(test_improved_reference);
+    RUN(test_improved_seeds);
+    RUN(test_ranges);
+    RUN(test_far_smooth);
+    RUN(test_no_period);
+    RUN(test_grid_equals_point);
+    RUN(test_dims3_equals_has_t);
+    return t_done();
+}

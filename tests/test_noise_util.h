@@ -1,0 +1,42 @@
+/* test_noise_util.h: small helpers shared by the tests/test_noise*.c files:
+ * a deterministic random generator and field construction.
+ */
+#ifndef TEST_NOISE_UTIL_H
+#define TEST_NOISE_UTIL_H
+
+#include "noise.h"
+
+#include <stdint.h>
+
+/* splitmix64 */
+static inline uint64_t tn_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* uniform in [lo, hi) */
+static inline double tn_uniform(uint64_t *state, double lo, double hi)
+{
+    return lo + (hi - lo) * ((double)(tn_rand(state) >> 11) * 0x1p-53);
+}
+
+/* Every (kind, lattice) pair the core accepts. */
+typedef struct {
+    noise_kind kind;
+    noise_lattice lattice;
+    const char *name;
+} tn_base;
+
+static const tn_base tn_bases[] = {
+    { NOISE_VALUE, NOISE_SQUARE, "value" },     { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle" },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin" },   { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle" },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex" }, { NOISE_IMPROVED, NOISE_SQUARE, "improved" },
+};
+#define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
+
+static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
+
+#endif
