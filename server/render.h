@@ -26,6 +26,12 @@ const char *const *render_palette_names(void);
 /* Returns 0 and sets *out, or -1 for an unknown name. */
 int render_palette_from_name(const char *name, render_palette *out);
 
+/* The colour an unshaded tile of this palette shows for a field value
+ * (clamped to [-1, 1]), as the exact R, G, B bytes of the tile's rules
+ * (render.c): gray is lround((v+1)*127.5); terrain and viridis tiles show
+ * the colour of the value's level, i.e. of (floor((v+1)*127)+0.5)/127-1. */
+void render_palette_color(render_palette palette, double value, unsigned char out_rgb[3]);
+
 /* The plane coordinates of the centre of pixel (i, j) of tile (z, x, y) of
  * width px: ((x + (i+0.5)/px) * S/2^z, (y + (j+0.5)/px) * S/2^z). */
 void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,
@@ -33,10 +39,12 @@ void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,
 
 /* Renders tile (z, x, y) of the field, px x px pixels (256, or 512 for @2x),
  * and encodes it as PNG: indexed (one byte per pixel plus a palette) unless
- * shaded, RGB when shaded. On success returns 0 and sets *out_png to a
- * malloc()ed buffer of *out_size bytes that the caller frees. On failure
- * returns a negative code (RENDER_ENOMEM, RENDER_EPNG) and sets *out_png to
- * NULL. Thread-safe; allocates its own scratch. */
+ * shaded, RGB when shaded; plain gray tiles (no shade, no zero line) are
+ * 8-bit grayscale, also one byte per pixel. opts NULL means the defaults.
+ * On success returns 0 and sets *out_png to a malloc()ed buffer of
+ * *out_size bytes that the caller frees. On failure returns a negative code
+ * (RENDER_ENOMEM, RENDER_EPNG) and sets *out_png to NULL. Thread-safe;
+ * allocates its own scratch (through failalloc.h). */
 int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                     const render_opts *opts, unsigned char **out_png, size_t *out_size);
 
