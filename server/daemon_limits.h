@@ -1,5 +1,6 @@
 /* daemon_limits.h: every limit the daemon enforces, in one place, with the reason
- * for each value. A hardening test can read these names and probe them. */
+ * for each value. A hardening test can read these names and probe them.
+ * (Not "limits.h": with -Iserver it would shadow the system <limits.h>.) */
 #ifndef DAEMON_LIMITS_H
 #define DAEMON_LIMITS_H
 
@@ -40,8 +41,13 @@
  * points of three 17-digit numbers take about 700 KB. */
 #define LIMIT_BODY_BYTES (1024 * 1024)
 
-/* A body announced (Content-Length) or sent beyond LIMIT_BODY_BYTES is
- * answered with 413 at once and the connection is closed after it. */
+/* A body over LIMIT_BODY_BYTES is read and dropped, then answered with 413,
+ * so the client sees the answer and the connection stays usable. A body
+ * announced (Content-Length) over LIMIT_BODY_DISCARD_BYTES is answered with
+ * 413 before it is read and the connection is closed after the answer; a
+ * chunked body that grows past it has the connection closed without one
+ * (libmicrohttpd 0.9.75 takes no response in the middle of a body). */
+#define LIMIT_BODY_DISCARD_BYTES (8 * 1024 * 1024)
 
 /* Points per POST /points request; more -> 413. Evaluating 10000 points with
  * 16 octaves and warp takes a few tens of milliseconds of one worker thread. */

@@ -37,7 +37,9 @@ typedef struct {
     int calls;            /* access-handler calls so far */
     char *body;           /* POST body */
     size_t body_len, body_cap;
+    size_t received;      /* body bytes seen, kept or not */
     int body_too_large;
+    int no_memory;        /* the body could not be stored */
     route_id route;
     unsigned int status;
     uint64_t size;
@@ -260,6 +262,8 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     }
     if (strcmp(method, "OPTIONS") == 0)
         return options_reply(&r, out);
+    if (rq->no_memory)
+        return ERR_OVERLOADED;
     if (rq->body_too_large) {
         snprintf(err, err_size, "request body larger than %d bytes", LIMIT_BODY_BYTES);
         return ERR_TOO_LARGE;
@@ -320,32 +324,42 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         snprintf(rq->method, sizeof rq->method, "%s", method);
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
-         * (FIELD-NOTES.md). Only a body announced over the limit is refused
-         * early, so it is never read. */
+         * (FIELD-NOTES.md). Only a body announced beyond what we would even
+         * read is refused now (libmicrohttpd 0.9.75 takes a response only
+         * before or after the body, not in the middle). */
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-        if (cl != NULL && strtoull(cl, NULL, 10) > LIMIT_BODY_BYTES)
+        unsigned long long announced = cl != NULL ? strtoull(cl, NULL, 10) : 0;
+        if (announced > LIMIT_BODY_DISCARD_BYTES) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "request body larger than %d bytes", LIMIT_BODY_BYTES);
+            return send_error(conn, rq, ERR_TOO_LARGE, msg, NULL);
+        }
+        if (announced > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (!rq->body_too_large && rq->body_len + n > LIMIT_BODY_BYTES)
+        if (rq->status != 0)
+            return MHD_YES; /* answered already; libmicrohttpd drops the rest */
+        rq->received += n;
+        if (rq->received > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
-        if (rq->body_too_large) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "request body larger than %d bytes", LIMIT_BODY_BYTES);
-            return send_error(conn, rq, ERR_TOO_LARGE, msg, NULL);
-        }
-        if (strcmp(method, "POST") != 0)
-            return MHD_YES; /* bodies of other methods are read and ignored */
+        if (rq->received > LIMIT_BODY_DISCARD_BYTES)
+            return MHD_NO; /* an endless chunked body: close the connection */
+        if (rq->body_too_large || strcmp(method, "POST") != 0)
+            return MHD_YES; /* read and dropped; 413 (or ignored) at the end */
         if (rq->body_len + n + 1 > rq->body_cap) {
             size_t cap = rq->body_cap ? rq->body_cap : 4096;
             while (cap < rq->body_len + n + 1)
                 cap *= 2;
             char *nb = realloc(rq->body, cap);
-            if (nb == NULL)
-                return send_error(conn, rq, ERR_OVERLOADED, NULL, NULL);
+            if (nb == NULL) {
+                rq->body_too_large = 1; /* drop the rest; answered at the end */
+                rq->no_memory = 1;
+                return MHD_YES;
+            }
             rq->body = nb;
             rq->body_cap = cap;
         }
