@@ -104,7 +104,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         id = ROUTE_POINTS;
     else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
         id = ROUTE_TILEJSON;
-    else if (n == 5 && len[4] > 4 && memcmp(seg[4] + len[4] - 4, ".png", 4) == 0)
+    else if (n == 5 && len[4] >= 4 && memcmp(seg[4] + len[4] - 4, ".png", 4) == 0)
         id = ROUTE_TILE;
     if (id == ROUTE_STATIC)
         return 0;

@@ -1,0 +1,125 @@
+/* test_query.c: query parameters -> field spec, render options, point;
+ * strict numbers; the tile ETag and its If-None-Match matching. */
+#include <math.h>
+#include <string.h>
+
+#include "errors.h"
+#include "query.h"
+#include "test.h"
+#include "tile.h"
+
+static int qparse(const char *const *kv, size_t n, int flags, query_result *out, char *err,
+                  size_t err_size)
+{
+    query_args a;
+    memset(&a, 0, sizeof a);
+    for (size_t i = 0; i < n; i++) {
+        a.names[i] = kv[2 * i];
+        a.values[i] = kv[2 * i + 1];
+    }
+    a.n = n;
+    return query_parse(&a, NOISE_PERLIN, 7, flags, out, err, err_size);
+}
+
+static void test_numbers(void)
+{
+    static const char *const good[] = {"0", "-0", "1", "2.0", ".5", "5.", "1e3", "1E-3", "-2.5e+2",
+                                       "+1"};
+    static const double want[] = {0, -0.0, 1, 2, 0.5, 5, 1000, 0.001, -250, 1};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        double v = -99;
+        CHECKF(query_parse_number(good[i], &v) == 0 && v == want[i], "%s", good[i]);
+    }
+    static const char *const bad[] = {"", " 1", "1 ", "nan", "inf", "-Infinity", "0x10", "1e",
+                                      "1e+", ".", "-", "1e400", "1,5", "1.2.3", "e5"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        double v;
+        CHECKF(query_parse_number(bad[i], &v) != 0, "'%s' accepted", bad[i]);
+    }
+}
+
+static void test_split(void)
+{
+    query_result q;
+    char err[ERRORS_MSG_MAX];
+    const char *kv[] = {"palette", "terrain", "octaves", "3", "shade", "1", "zero", "0"};
+    CHECK(qparse(kv, 4, QUERY_RENDER, &q, err, sizeof err) == 0);
+    CHECK(q.render.palette == RENDER_TERRAIN && q.render.shade == 1 && q.render.zero == 0);
+    CHECK(q.spec.octaves == 3 && q.spec.kind == NOISE_PERLIN && q.spec.seed == 7);
+    /* Render parameters are unknown where no tile is drawn. */
+    CHECK(qparse(kv, 4, QUERY_POINT, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECK(strstr(err, "'palette'") != NULL);
+
+    const char *pt[] = {"y", "-2.25", "x", "1.5", "t", "3"};
+    CHECK(qparse(pt, 3, QUERY_POINT, &q, err, sizeof err) == 0);
+    CHECK(q.x == 1.5 && q.y == -2.25 && q.spec.has_t && q.spec.t == 3);
+    CHECK(qparse(pt, 1, QUERY_POINT, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECK(strstr(err, "'x'") != NULL);
+}
+
+static void test_errors_name_the_parameter(void)
+{
+    static const struct { const char *k, *v, *needle; int flags; } cases[] = {
+        {"octaves", "17", "octaves", 0},   {"palette", "pink", "palette", QUERY_RENDER},
+        {"shade", "2", "shade", QUERY_RENDER}, {"zero", "", "zero", QUERY_RENDER},
+        {"x", "nan", "'nan'", QUERY_POINT}, {"bogus", "1", "'bogus'", QUERY_RENDER},
+        {"frequency", "inf", "frequency", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *kv[] = {cases[i].k, cases[i].v, "x", "0", "y", "0"};
+        size_t n = 1; /* x, y after it are not passed */
+        query_result q;
+        char err[ERRORS_MSG_MAX] = "";
+        int rc = qparse(kv, n, cases[i].flags, &q, err, sizeof err);
+        CHECKF(rc == ERR_BAD_REQUEST, "%s=%s -> %d", cases[i].k, cases[i].v, rc);
+        CHECKF(strstr(err, cases[i].needle) != NULL, "%s=%s: %s", cases[i].k, cases[i].v, err);
+    }
+    const char *dup[] = {"shade", "1", "shade", "1"};
+    query_result q;
+    char err[ERRORS_MSG_MAX];
+    CHECK(qparse(dup, 2, QUERY_RENDER, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECK(strstr(err, "shade") && strstr(err, "twice"));
+}
+
+static void test_canonical_and_etag(void)
+{
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1};
+    const char *a[] = {"octaves", "2", "gain", "0.25"};
+    const char *b[] = {"gain", ".25", "octaves", "2.0", "frequency", "1", "palette", "gray"};
+    query_result qa, qb;
+    char err[ERRORS_MSG_MAX], ka[1024], kb[1024], ea[32], eb[32];
+    CHECK(qparse(a, 2, QUERY_RENDER, &qa, err, sizeof err) == 0);
+    CHECK(qparse(b, 4, QUERY_RENDER, &qb, err, sizeof err) == 0);
+    CHECK(tile_canonical(&r, &qa.spec, &qa.render, ka, sizeof ka) > 0);
+    CHECK(tile_canonical(&r, &qb.spec, &qb.render, kb, sizeof kb) > 0);
+    CHECKF(strcmp(ka, kb) == 0, "%s vs %s", ka, kb);
+    CHECK(strncmp(ka, "perlin/7/3/-1/2@1x?", 19) == 0);
+    tile_etag(ka, ea, sizeof ea);
+    tile_etag(kb, eb, sizeof eb);
+    CHECK(strcmp(ea, eb) == 0 && strlen(ea) == 18 && ea[0] == '"' && ea[17] == '"');
+    r.scale = 2;
+    CHECK(tile_canonical(&r, &qa.spec, &qa.render, kb, sizeof kb) > 0);
+    tile_etag(kb, eb, sizeof eb);
+    CHECK(strcmp(ea, eb) != 0);
+
+    CHECK(tile_etag_matches(ea, ea));
+    CHECK(tile_etag_matches("*", ea));
+    char list[96];
+    snprintf(list, sizeof list, "\"x\", W/%s", ea);
+    CHECK(tile_etag_matches(list, ea));
+    snprintf(list, sizeof list, "\"a\",%s ,\"b\"", ea);
+    CHECK(tile_etag_matches(list, ea));
+    CHECK(!tile_etag_matches(NULL, ea));
+    CHECK(!tile_etag_matches("", ea));
+    CHECK(!tile_etag_matches("\"0000000000000000\"", ea));
+    CHECK(!tile_etag_matches("\"unterminated", ea));
+}
+
+int main(void)
+{
+    RUN(test_numbers);
+    RUN(test_split);
+    RUN(test_errors_name_the_parameter);
+    RUN(test_canonical_and_etag);
+    return t_done();
+}
