@@ -10,21 +10,21 @@
 
   /* ---- tile geometry (DESIGN.md, "Tiles") ----
    * Tile (z, x, y) covers the plane square with top-left corner
-   * (x*S/2^z, y*S/2^z) and side S/2^z, S = 16 plane units, y downwards.
-   * Plane (x, y) is Leaflet LatLng(lat = y, lng = x). At Leaflet zoom z one
-   * plane unit is TILE_PX/S * 2^z CSS pixels, so the transformation scales by
-   * TILE_PX/S and does not flip y: tile (z, x, y) of Leaflet is exactly the
+   * (x*S/2^z, y*S/2^z) and side S/2^z (S = world_size of /api/kinds, 16),
+   * y downwards. Plane (x, y) is Leaflet LatLng(lat = y, lng = x). At Leaflet
+   * zoom z one plane unit is TILE_PX/S * 2^z CSS pixels, so the CRS scales by
+   * TILE_PX/S and does not flip y: Leaflet's tile (z, x, y) is exactly the
    * daemon's tile (z, x, y), negative indices included. */
-  var WORLD = 16;
-  var TILE_PX = 256;
-  var ZOOM_OUT = 2;      /* Leaflet zooms below native 0 by scaling tiles */
+  var WORLD = 0, TILE_PX = 0, CRS = null;   /* set from /api/kinds */
+  var ZOOM_OUT = 2;      /* Leaflet zooms below native zoom by scaling tiles */
   var ARROW_PX = 72;     /* drawn length of the gradient arrow */
   var GRID_MIN_PX = 6;   /* lattice lines closer than this are hidden */
 
-  var CRS = L.extend({}, L.CRS.Simple, {
-    transformation: new L.Transformation(TILE_PX / WORLD, 0, TILE_PX / WORLD, 0)
-  });
-
+  function makeCrs() {
+    return L.extend({}, L.CRS.Simple, {
+      transformation: new L.Transformation(TILE_PX / WORLD, 0, TILE_PX / WORLD, 0)
+    });
+  }
   function pxPerUnit(zoom) { return TILE_PX / WORLD * Math.pow(2, zoom); }
   function toLatLng(x, y) { return L.latLng(y, x); }
 
@@ -129,9 +129,15 @@
       if (pc && !p.choices) p.choices = pc.map(function (x) { return typeof x === 'string' ? x : x.name; });
     });
     api.render = render;
-    var z = j.zoom || j.zooms || {};
-    api.minZoom = num(first(z.min, j.minzoom, j.min_zoom));
-    api.maxZoom = num(first(z.max, j.maxzoom, j.max_zoom));
+    var tiles = j.tiles || j.zoom || {};
+    api.minZoom = num(first(tiles.minzoom, tiles.min, j.minzoom));
+    api.maxZoom = num(first(tiles.maxzoom, tiles.max, j.maxzoom));
+    api.worldSize = num(first(tiles.world_size, j.world_size));
+    api.tileSize = num(first(tiles.tile_size, j.tile_size));
+    /* the seed is the tile path's unsigned integer; its maximum is a limit */
+    var limits = j.limits || {};
+    if (!api.seed && num(limits.seed_max) !== undefined)
+      api.seed = normParam('seed', { type: 'integer', minimum: first(num(limits.seed_min), 0), maximum: limits.seed_max });
     api.kinds.forEach(function (k) { /* a kind's own parameter list, if given */
       if (k.params && !Array.isArray(k.params)) k.params = Object.keys(k.params);
       if (k.params) k.params = k.params.map(function (p) { return typeof p === 'string' ? p : p.name; });
@@ -151,6 +157,8 @@
   function rangeText(p) {
     if (p.type === 'enum') return 'one of ' + p.choices.join(', ');
     if (p.type === 'boolean') return 'on or off';
+    /* [-DBL_MAX, DBL_MAX] reads better in words */
+    if (p.type === 'number' && !(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'any finite number';
     var lo = p.min === undefined ? '(-\u221e' : (p.minExclusive ? '(' : '[') + fmtNum(p.min);
     var hi = p.max === undefined ? '\u221e)' : fmtNum(p.max) + (p.maxExclusive ? ')' : ']');
     return (p.type === 'integer' ? 'an integer in ' : 'a number in ') + lo + ', ' + hi;
@@ -444,13 +452,13 @@
   }
 
   function boolControl(p, store, id) {
-    var row = el('div', { className: 'row check', 'data-param': p.name });
-    var box = el('input', { type: 'checkbox', id: id, className: 'switch' });
+    var row = el('div', { className: 'row', 'data-param': p.name });
+    var box = el('input', { type: 'checkbox', id: id, className: 'switch', 'aria-describedby': id + '-hint' });
     var label = el('label', { 'for': id, text: p.name, title: p.description });
     box.addEventListener('change', function () { store()[p.name] = box.checked; changed(); });
-    row.appendChild(box);
-    row.appendChild(label);
-    if (p.description) row.appendChild(el('span', { className: 'hint inline', text: p.description }));
+    row.appendChild(el('div', { className: 'row-head' }, [box, label]));
+    /* flag descriptions say "1: what it does"; the switch says the 1 */
+    if (p.description) row.appendChild(el('p', { className: 'hint', id: id + '-hint', text: p.description.replace(/^1:\s*/, '') }));
     return { row: row, set: function (v) { box.checked = !!v; } };
   }
 
@@ -847,6 +855,10 @@
   function start(j) {
     api = normaliseApi(j);
     if (!api.kinds.length || !api.seed) throw new Error('/api/kinds has no kinds or no seed range');
+    if (!(api.worldSize > 0 && api.tileSize > 0)) throw new Error('/api/kinds has no tile geometry');
+    WORLD = api.worldSize;
+    TILE_PX = api.tileSize;
+    CRS = makeCrs();
     state.kind = api.kindDefault;
     state.seed = api.seed.def !== undefined ? api.seed.def : api.seed.min;
     buildControls();

@@ -132,6 +132,14 @@ async function checkTilePlacement(page) {
   return checked;
 }
 
+// Before a screenshot: no focus ring from the last control, panel scrolled up.
+async function tidy(page) {
+  await page.evaluate(() => {
+    if (document.activeElement) document.activeElement.blur();
+    document.getElementById('panel-body').scrollTop = 0;
+  });
+}
+
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
   daemon = await startDaemon();
@@ -236,6 +244,7 @@ test('a click shows the value and gradient /point gives for the clicked spot, wi
   const near = Math.min(Math.hypot(arrow.box[0] - cx, 0), Math.hypot(arrow.box[2] - cx, 0)) <= 3 ||
     (arrow.box[0] <= cx && cx <= arrow.box[2]);
   assert.ok(near, `arrow box ${arrow.box} near the click ${cx}`);
+  await tidy(page);
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide.png') });
 });
 
@@ -252,6 +261,7 @@ test('the lattice overlay draws lines at multiples of 1/frequency', { timeout: 3
   const want = (Math.floor(b.x * f) - Math.ceil(a.x * f) + 1) + (Math.floor(b.y * f) - Math.ceil(a.y * f) + 1);
   assert.ok(Math.abs(lines - want) <= 2, `lattice lines ${lines}, expected about ${want}`);
   await page.waitForFunction(() => location.hash.includes('grid=1'));
+  await tidy(page);
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-grid.png') });
 });
 
@@ -275,8 +285,6 @@ test('a reload restores the view, the parameters and the point from the hash', {
 
 test('kind-specific controls follow the kind, and t animates', { timeout: 60000 }, async () => {
   const { page } = wide;
-  const api = await (await fetch(`${base}/api/kinds`)).json();
-  void api;
   await page.click('label[for="p-kind-simplex"]');
   await waitTiles(page, '/simplex/');
   assert.equal(await page.isVisible('[data-param=lattice]'), false, 'no lattice control for simplex');
@@ -290,6 +298,83 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 60000 
   const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
   assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
   await waitTiles(page);
+});
+
+// Simplex 2D (DESIGN.md): the plane scaled by f/sqrt(3), corners of the
+// skewed grid at c - (ci+cj)(3-sqrt(3))/6. Its value is 0 at every corner
+// (the own gradient is orthogonal to a zero offset, the other corners are
+// beyond the kernel's radius), so /point confirms the corners, and the
+// overlay must have ink there and none inside the triangles.
+test('the triangle-lattice overlay passes through the corners where simplex noise is 0', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  await page.goto(`${base}/#z=4&x=3.3&y=-1.7&kind=simplex&seed=3&grid=1`);
+  await waitTiles(page, '/simplex/3/');
+  await page.waitForFunction(() => Number((document.querySelector('.grid-canvas') || {}).dataset?.lines) > 0);
+  const view = viewOf(page.url());
+  const size = page.viewportSize();
+  const k = TILE / WORLD * 2 ** view.z;
+  const G = (3 - Math.sqrt(3)) / 6;
+  const corners = [];
+  for (let i = -40; i <= 40; i++) {
+    for (let j = -40; j <= 40; j++) {
+      const x = (i - (i + j) * G) * Math.sqrt(3), y = (j - (i + j) * G) * Math.sqrt(3);
+      const sx = size.width / 2 + (x - view.x) * k, sy = size.height / 2 + (y - view.y) * k;
+      if (sx > 340 && sx < size.width - 20 && sy > 20 && sy < size.height - 20) corners.push({ x, y, sx, sy });
+    }
+  }
+  assert.ok(corners.length >= 4, `corners on screen: ${corners.length}`);
+  const probes = [];
+  for (const c of corners.slice(0, 6)) {
+    const r = await (await fetch(`${base}/simplex/3/point?x=${c.x}&y=${c.y}`)).json();
+    assert.ok(Math.abs(r.value) < 1e-9, `simplex at corner (${c.x}, ${c.y}) is ${r.value}`);
+    probes.push({ sx: c.sx, sy: c.sy, ink: true });
+  }
+  // the centroid of the triangle (i,j), (i+1,j), (i+1,j+1) is inside a cell
+  const cx = (a, b) => (a - (a + b) * G) * Math.sqrt(3);
+  const ctr = { x: (cx(0, 0) + cx(1, 0) + cx(1, 1)) / 3, y: (cx(0, 0) + cx(0, 1) + cx(1, 1)) / 3 };
+  for (let n = 0; n < 40 && probes.length < 9; n++) {
+    const [i, j] = [Math.round(view.x / 1.7) + (n % 7) - 3, Math.round(view.y / 1.7) + Math.floor(n / 7) - 3];
+    const x = (i - (i + j) * G) * Math.sqrt(3) + ctr.x, y = (j - (i + j) * G) * Math.sqrt(3) + ctr.y;
+    const sx = size.width / 2 + (x - view.x) * k, sy = size.height / 2 + (y - view.y) * k;
+    if (sx > 340 && sx < size.width - 20 && sy > 20 && sy < size.height - 20) probes.push({ sx, sy, ink: false });
+  }
+  assert.ok(probes.some((p) => !p.ink), 'a triangle centre on screen');
+  const alpha = await page.evaluate((ps) => {
+    const cv = document.querySelector('.grid-canvas');
+    const r = cv.getBoundingClientRect();
+    const sc = cv.width / r.width;
+    const d = cv.getContext('2d').getImageData(0, 0, cv.width, cv.height).data;
+    return ps.map((p) => {  // the most ink in the 3x3 device pixels around the spot
+      const [px, py] = [Math.floor((p.sx - r.left) * sc), Math.floor((p.sy - r.top) * sc)];
+      let m = 0;
+      for (let y = py - 1; y <= py + 1; y++) for (let x = px - 1; x <= px + 1; x++) m = Math.max(m, d[(y * cv.width + x) * 4 + 3]);
+      return m;
+    });
+  }, probes);
+  probes.forEach((p, n) => {
+    if (p.ink) assert.ok(alpha[n] > 0, `overlay ink at corner (${p.sx}, ${p.sy})`);
+    else assert.equal(alpha[n], 0, `no ink inside the triangle at (${p.sx}, ${p.sy})`);
+  });
+  await tidy(page);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-simplex-grid.png') });
+});
+
+test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { timeout: 60000 }, async () => {
+  const { page } = wide;
+  let start = requests.length;
+  await page.goto(`${base}/#z=-1&x=0&y=0&kind=perlin&seed=1`);
+  await waitTiles(page, '/perlin/1/');
+  let zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean).map((m) => Number(m[3]));
+  assert.ok(zs.length > 0 && zs.every((z) => z === 0), `zoom -1 uses z 0 tiles: ${[...new Set(zs)]}`);
+  const w = await page.evaluate(() => document.querySelector('.noise-tiles img.leaflet-tile-loaded').getBoundingClientRect().width);
+  assert.ok(Math.abs(w - TILE / 2) < 0.5, `a z0 tile drawn ${w} px wide at zoom -1`);
+  start = requests.length;
+  await page.goto(`${base}/#z=30&x=1.25&y=-3.5&kind=perlin&seed=1`);
+  await page.reload();
+  await waitTiles(page, '/perlin/1/30/');
+  zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean);
+  assert.ok(zs.length > 0 && zs.every((m) => m[3] === '30'), 'zoom 30 uses z 30 tiles');
+  assert.ok(await checkTilePlacement(page) > 0);
 });
 
 test('no console errors, page errors or failed requests on the wide screen', () => {
