@@ -1,0 +1,249 @@
+// readme.test.mjs: runs every curl example of README.md with the real curl
+// against a test daemon and checks each answer as a reader would: status,
+// content type, PNG signature and size, JSON keys; where the README shows the
+// answer (a ```json block right after the example's ```sh block), the answer
+// must be exactly that JSON. So the README cannot drift from the daemon.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDaemon } from './daemon.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const README_HOST = 'http://127.0.0.1:8080';
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+// Splits one shell command line into words: '...' and "..." quoting and
+// backslash escapes. Shell features a plain exec cannot honour (pipes,
+// redirection, variables, command lists) are refused, so every README
+// example is runnable exactly as written.
+export function shellWords(line) {
+  const words = [];
+  let cur = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === ' ' || c === '\t') {
+      if (cur !== null) { words.push(cur); cur = null; }
+    } else if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unclosed ' in: ${line}`);
+      cur = (cur ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (c === '"') {
+      let s = '';
+      for (i++; i < line.length && line[i] !== '"'; i++) {
+        if (line[i] === '\\' && '"\\$`'.includes(line[i + 1])) s += line[++i];
+        else if (line[i] === '$' || line[i] === '`') throw new Error(`expansion in: ${line}`);
+        else s += line[i];
+      }
+      if (i >= line.length) throw new Error(`unclosed " in: ${line}`);
+      cur = (cur ?? '') + s;
+    } else if (c === '\\') {
+      cur = (cur ?? '') + (line[i + 1] ?? '');
+      i++;
+    } else if (c === '#' && cur === null) {
+      break; // a comment
+    } else if ('|&;<>$`()'.includes(c)) {
+      throw new Error(`shell syntax '${c}' in README example: ${line}`);
+    } else {
+      cur = (cur ?? '') + c;
+    }
+  }
+  if (cur !== null) words.push(cur);
+  return words;
+}
+
+// The curl examples: every line of a ```sh block that starts with `curl`
+// (backslash-continued lines joined). A ```json block that follows an sh
+// block holding exactly one curl is that example's expected answer.
+export function readmeExamples(md) {
+  const lines = md.split('\n');
+  const out = [];
+  let lastBlock = null; // examples of the sh block just closed
+  for (let i = 0; i < lines.length; i++) {
+    const fence = /^```(\w*)\s*$/.exec(lines[i]);
+    if (!fence) {
+      if (lines[i].trim() !== '') lastBlock = null;
+      continue;
+    }
+    const lang = fence[1];
+    const start = i;
+    const body = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
+    if (lang === 'sh') {
+      const block = [];
+      for (let k = 0; k < body.length; k++) {
+        let cmd = body[k];
+        const lineNo = start + 2 + k;
+        while (/\\$/.test(cmd) && k + 1 < body.length) cmd = cmd.slice(0, -1) + ' ' + body[++k].trim();
+        if (/^curl\s/.test(cmd.trim())) block.push({ line: lineNo, cmd: cmd.trim() });
+      }
+      out.push(...block);
+      lastBlock = block;
+    } else if (lang === 'json' && lastBlock && lastBlock.length === 1) {
+      lastBlock[0].expected = body.join('\n');
+      lastBlock = null;
+    } else {
+      lastBlock = null;
+    }
+  }
+  return out;
+}
+
+function curl(args, cwd) {
+  return new Promise((resolve) => {
+    execFile('curl', args, { cwd, encoding: 'buffer', timeout: 30000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code ?? err.signal) : 0, stdout, stderr: stderr.toString() }));
+  });
+}
+
+// The last response's status line and headers from a curl -D dump.
+function parseHeaderDump(text) {
+  const blocks = text.split(/\r?\n\r?\n/).filter((b) => /^HTTP\//.test(b));
+  const last = blocks[blocks.length - 1] ?? '';
+  const [statusLine, ...rest] = last.split(/\r?\n/);
+  const headers = {};
+  for (const h of rest) {
+    const m = /^([^:]+):\s*(.*)$/.exec(h);
+    if (m) headers[m[1].toLowerCase()] = m[2];
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers };
+}
+
+function optionValue(words, names) {
+  for (let i = 0; i < words.length; i++) {
+    if (names.includes(words[i])) return words[i + 1];
+    for (const n of names) if (n.startsWith('--') && words[i].startsWith(n + '=')) return words[i].slice(n.length + 1);
+  }
+  return undefined;
+}
+
+const md = readFileSync(path.join(root, 'README.md'), 'utf8');
+const examples = readmeExamples(md);
+let daemon;
+let work;
+
+before(async () => {
+  daemon = await startDaemon();
+  work = mkdtempSync(path.join(tmpdir(), 'noisetile-readme-'));
+});
+
+after(async () => {
+  if (work) rmSync(work, { recursive: true, force: true });
+  if (daemon) await daemon.stop();
+});
+
+test('README has curl examples for a tile, a point, a batch, TileJSON, healthz and metrics', () => {
+  const urls = examples.map((e) => e.cmd);
+  for (const [what, re] of [
+    ['a tile', /\/\d+\/-?\d+\/-?\d+\.png/],
+    ['an @2x tile', /@2x\.png/],
+    ['a point', /\/point\?/],
+    ['a batch (POST /points)', /\/points/],
+    ['TileJSON', /\/tile\.json/],
+    ['/api/kinds', /\/api\/kinds/],
+    ['/healthz', /\/healthz/],
+    ['/metrics', /\/metrics/],
+  ]) assert.ok(urls.some((u) => re.test(u)), `no README curl example for ${what}`);
+  assert.ok(examples.filter((e) => e.expected !== undefined).length >= 2, 'README shows fewer than 2 answers to check');
+});
+
+for (const ex of examples) {
+  test(`README line ${ex.line}: ${ex.cmd.slice(0, 110)}`, async () => {
+    const rewrite = (s) => s.split(README_HOST).join(daemon.url);
+    const words = shellWords(rewrite(ex.cmd));
+    assert.equal(words[0], 'curl');
+    const urlWord = words.find((w) => w.startsWith(daemon.url));
+    assert.ok(urlWord, `example does not use ${README_HOST}: ${ex.cmd}`);
+    const url = new URL(urlWord);
+    const head = words.some((w) => w === '--head' || /^-[a-zA-Z]*I[a-zA-Z]*$/.test(w));
+    const include = words.some((w) => w === '--include' || /^-[a-zA-Z]*i[a-zA-Z]*$/.test(w));
+    const outFile = optionValue(words, ['-o', '--output']);
+    const dump = path.join(work, `headers-${ex.line}`);
+    const r = await curl([...words.slice(1), '--max-time', '20', '-D', dump], work);
+    assert.equal(r.code, 0, `curl exited ${r.code}: ${r.stderr}`);
+    const { status, headers } = parseHeaderDump(readFileSync(dump, 'latin1'));
+    // An example whose shown answer is an error document expects that status.
+    const expected = ex.expected === undefined ? undefined : JSON.parse(rewrite(ex.expected));
+    const wantStatus = expected?.error?.status ?? 200;
+    assert.equal(status, wantStatus, `status ${status}, README expects ${wantStatus}`);
+    const type = headers['content-type'] ?? '';
+    let body = outFile ? readFileSync(path.join(work, outFile)) : r.stdout;
+    if (outFile) assert.ok(existsSync(path.join(work, outFile)));
+    if (head) {
+      // curl -I prints the headers; a HEAD answer has no body after them.
+      const printed = body.toString('latin1');
+      assert.match(printed, /^HTTP\/1\.1 200 /);
+      assert.ok(/\r\n\r\n$/.test(printed), 'HEAD answer carried a body');
+      assert.equal(printed.indexOf('\x89PNG'), -1, 'HEAD answer carried the PNG');
+      body = null;
+    } else if (include) {
+      const sep = body.indexOf('\r\n\r\n');
+      body = body.subarray(sep + 4);
+    }
+    const json = () => {
+      assert.match(type, /^application\/json/);
+      return JSON.parse(body.toString('utf8'));
+    };
+    const p = url.pathname;
+
+    if (wantStatus !== 200) {
+      const j = json();
+      assert.equal(j.error.status, wantStatus);
+      assert.equal(typeof j.error.message, 'string');
+    } else if (/\.png$/.test(p)) {
+      assert.equal(type, 'image/png');
+      assert.ok(headers.etag, 'tile without ETag');
+      if (body) {
+        assert.deepEqual(body.subarray(0, 8), PNG_SIGNATURE, 'not a PNG');
+        const side = /@2x\.png$/.test(p) ? 512 : 256;
+        assert.equal(body.readUInt32BE(16), side, 'PNG width');
+        assert.equal(body.readUInt32BE(20), side, 'PNG height');
+      }
+    } else if (/\/point$/.test(p)) {
+      const j = json();
+      for (const k of ['kind', 'seed', 'params', 'x', 'y', 'value', 'gradient']) assert.ok(k in j, `point answer lacks ${k}`);
+      assert.ok(j.value >= -1 && j.value <= 1, `value ${j.value}`);
+      assert.equal(j.x, Number(url.searchParams.get('x')));
+      assert.equal(j.y, Number(url.searchParams.get('y')));
+      assert.equal(j.gradient.length, url.searchParams.has('t') ? 3 : 2);
+    } else if (/\/points$/.test(p)) {
+      const data = optionValue(words, ['-d', '--data', '--data-binary', '--data-raw']);
+      assert.ok(data, 'batch example without a body');
+      const sent = JSON.parse(data).points;
+      const j = json();
+      assert.equal(j.values.length, sent.length);
+      assert.equal(j.gradients.length, sent.length);
+      j.gradients.forEach((g, i) => assert.equal(g.length, sent[i].length === 3 || url.searchParams.has('t') ? 3 : 2));
+      j.values.forEach((v) => assert.ok(v >= -1 && v <= 1, `value ${v}`));
+    } else if (/\/tile\.json$/.test(p)) {
+      const j = json();
+      assert.equal(j.tilejson, '3.0.0');
+      assert.ok(j.tiles[0].startsWith(daemon.url + '/'), `tiles template ${j.tiles[0]} not on ${daemon.url}`);
+      assert.match(j.tiles[0], /\{z\}\/\{x\}\/\{y\}\.png/);
+      for (const [k, v] of url.searchParams) assert.match(j.tiles[0], new RegExp(`[?&]${k}=`), `template drops ${k}=${v}`);
+    } else if (p === '/api/kinds') {
+      const j = json();
+      assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved']);
+      assert.ok(Array.isArray(j.parameters) && j.parameters.length > 0);
+    } else if (p === '/healthz') {
+      if (body) assert.ok(body.length > 0);
+    } else if (p === '/metrics') {
+      assert.match(type, /^text\/plain/);
+      if (body) assert.match(body.toString(), /^noisetile_\w+/m);
+    } else if (p === '/openapi.json') {
+      assert.match(json().openapi, /^3\./);
+    } else {
+      assert.fail(`README example for ${p} has no check here; add one`);
+    }
+
+    if (ex.expected !== undefined) {
+      assert.ok(body, 'an expected answer needs a body');
+      assert.deepEqual(JSON.parse(body.toString('utf8')), expected,
+        'answer differs from the one README.md shows');
+    }
+  });
+}
