@@ -112,3 +112,25 @@ test('SIGTERM lets requests in flight finish, then exits 0', async () => {
     if (!stopped) await d.stop();
   }
 });
+
+test('connection limits: one address holds at most 3/4 of the 120 slots per thread', async () => {
+  const net = await import('node:net');
+  const d = await startDaemon({ args: ['--threads', '1'] });
+  const socks = [];
+  try {
+    let closed = 0;
+    for (let i = 0; i < 110; i++) {
+      const s = net.connect(d.port, '127.0.0.1');
+      s.on('error', () => {});
+      s.on('close', () => { closed++; });
+      socks.push(s);
+      await new Promise((res) => s.on('connect', res));
+    }
+    await new Promise((res) => setTimeout(res, 500));
+    assert.equal(closed, 110 - 90, 'idle connections beyond 90 are closed by the daemon');
+  } finally {
+    for (const s of socks) s.destroy();
+    await new Promise((res) => setTimeout(res, 200));
+    await d.stop();
+  }
+});

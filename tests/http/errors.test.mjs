@@ -151,3 +151,16 @@ test('a body announced far over the limit is refused with 413 before it is read'
   const ok = await raw(d.port, 'GET', '/healthz');
   assert.equal(ok.status, 200);
 });
+
+test('an over-long request line gets 414 and over-long headers 431; the daemon still serves', async () => {
+  const long = await raw(d.port, 'GET', `/perlin/7/point?x=1&y=2&pad=${'a'.repeat(40000)}`);
+  assert.equal(long.status, 414);
+  const big = await raw(d.port, 'GET', '/healthz', { headers: { 'X-Big': 'b'.repeat(40000) } });
+  assert.equal(big.status, 431);
+  // Long but within the 32 KiB request buffer: parsed, and the unknown
+  // parameter is named.
+  const ok = await raw(d.port, 'GET', `/perlin/7/point?x=1&y=2&pad=${'a'.repeat(10000)}`);
+  assert.equal(ok.status, 400);
+  assert.match(ok.json.error.message, /unknown parameter 'pad'/);
+  assert.equal((await raw(d.port, 'GET', '/healthz')).status, 200);
+});
