@@ -29,6 +29,7 @@ let base = '';
 const dirs = [];
 const problems = [];   // console errors, page errors, failed requests, HTTP errors
 const requests = [];   // every URL any page asked for
+const tileResponses = [];
 
 function startDaemon() {
   return new Promise((resolve, reject) => {
@@ -73,7 +74,10 @@ async function openBrowser(viewport, deviceScaleFactor) {
     if (f === 'net::ERR_ABORTED' && TILE_RE.test(new URL(r.url()).pathname)) return;
     problems.push(`request failed: ${r.url()} ${f}`);
   });
-  ctx.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  ctx.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+    if (TILE_RE.test(new URL(r.url()).pathname)) tileResponses.push({ url: r.url(), status: r.status(), type: r.headers()['content-type'] });
+  });
   const page = ctx.pages()[0] || await ctx.newPage();
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -165,6 +169,8 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   assert.ok(requests.some((u) => u.endsWith('/vendor/leaflet/leaflet.js')), 'leaflet.js from the daemon');
   assert.ok(tileReqs.some((u) => /\/-\d+\//.test(new URL(u).pathname)), 'negative tile indices requested');
   assert.ok(tileReqs.every((u) => !u.includes('@2x')), 'no @2x tiles at device pixel ratio 1');
+  assert.ok(tileResponses.length >= 12);
+  for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/png', `${r.url}: ${r.status} ${r.type}`);
   const n = await checkTilePlacement(page);
   assert.ok(n >= 12, `placed tiles checked: ${n}`);
 });
@@ -178,6 +184,23 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
+});
+
+test('a value outside the range /api/kinds gives is refused with its message', { timeout: 30000 }, async () => {
+  const { page } = wide;
+  const before = requests.length;
+  await page.fill('#p-octaves', '99');
+  await page.press('#p-octaves', 'Enter');
+  const msg = await page.textContent('#p-octaves-err');
+  assert.match(msg, /octaves/);
+  assert.match(msg, /99/);
+  assert.equal(await page.getAttribute('#p-octaves', 'aria-invalid'), 'true');
+  await page.waitForTimeout(600);
+  assert.ok(!requests.slice(before).some((u) => u.includes('octaves=99')), 'no request with octaves=99');
+  assert.equal(hashState(page.url()).get('octaves'), null);
+  await page.fill('#p-octaves', '1');
+  await page.press('#p-octaves', 'Enter');
+  assert.equal(await page.textContent('#p-octaves-err'), '');
 });
 
 test('changing two controls requests tiles with the new parameters', { timeout: 60000 }, async () => {
@@ -248,6 +271,26 @@ test('a click shows the value and gradient /point gives for the clicked spot, wi
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide.png') });
 });
 
+test('the keyboard: Enter on the focused map shows the point at its centre, G toggles the grid', { timeout: 30000 }, async () => {
+  const { page } = wide;
+  const before = await page.textContent('#info-x');
+  await page.focus('#map');
+  await page.keyboard.press('Enter');
+  const view = viewOf(page.url());
+  await page.waitForFunction((b) => document.getElementById('info-x').textContent !== b &&
+    !document.getElementById('info').classList.contains('busy'), before);
+  const k = TILE / WORLD * 2 ** view.z;
+  assert.ok(Math.abs(Number(await page.textContent('#info-x')) - view.x) <= 1 / k);
+  assert.ok(Math.abs(Number(await page.textContent('#info-y')) - view.y) <= 1 / k);
+  await page.keyboard.press('g');
+  await page.waitForSelector('.grid-canvas');
+  await page.keyboard.press('g');
+  await page.waitForSelector('.grid-canvas', { state: 'detached' });
+  // back to the clicked point for the screenshots and the reload
+  await page.mouse.click(930, 540);
+  await page.waitForFunction(() => !document.getElementById('info').classList.contains('busy'));
+});
+
 test('the lattice overlay draws lines at multiples of 1/frequency', { timeout: 30000 }, async () => {
   const { page } = wide;
   await page.click('label[for="grid-toggle"]');
@@ -293,7 +336,7 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 60000 
   assert.equal(await page.isVisible('[data-param=lattice]'), true, 'lattice control for perlin');
   const start = requests.length;
   await page.click('#play');
-  await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0.04, null, { timeout: 30000 });
+  await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0, null, { timeout: 30000 });
   await page.click('#play');
   const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
   assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
