@@ -6,15 +6,14 @@
 // tests/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startDaemon } from '../http/daemon.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = process.env.NOISETILE_BIN || path.join(ROOT, 'build/asan/noisetile');
 const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build/www');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -30,33 +29,6 @@ const dirs = [];
 const problems = [];   // console errors, page errors, failed requests, HTTP errors
 const requests = [];   // every URL any page asked for
 const tileResponses = [];
-
-function startDaemon() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(BIN, ['--port', '0', '--static', STATIC], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`no "listening on" from ${BIN} in 20 s: ${out} ${err}`)); }, 20000);
-    proc.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/listening on (http:\/\/[^\s]+)/);
-      if (m) { clearTimeout(timer); resolve({ proc, url: m[1].replace(/\/$/, '') }); }
-    });
-    proc.stderr.on('data', (d) => { err += d; if (err.length > 1e6) err = err.slice(-1e5); });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${BIN} exited with ${code}: ${err.slice(-2000)}`)); });
-  });
-}
-
-async function stopDaemon() {
-  if (!daemon) return;
-  const { proc } = daemon;
-  if (proc.exitCode !== null) return;
-  const done = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  const t = setTimeout(() => proc.kill('SIGKILL'), 10000);
-  await done;
-  clearTimeout(t);
-}
 
 // A browser with a fresh profile; every request and problem is recorded.
 async function openBrowser(viewport, deviceScaleFactor) {
@@ -146,12 +118,13 @@ async function tidy(page) {
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  daemon = await startDaemon();
-  base = daemon.url;
+  // the viewer as `make www` assembles it: static/ plus the pinned Leaflet
+  daemon = await startDaemon({ staticDir: STATIC });
+  base = daemon.url.replace(/\/$/, '');
 });
 
 after(async () => {
-  await stopDaemon();
+  if (daemon && daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
@@ -443,4 +416,9 @@ test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 9
   await page.keyboard.press('Escape');
   await narrow.ctx.close();
   assert.deepEqual(problems, []);
+});
+
+test('the daemon served all this and exits cleanly on SIGTERM (status 0, no sanitizer report)', { timeout: 30000 }, async () => {
+  const d = daemon;
+  await d.stop();
 });
