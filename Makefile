@@ -76,6 +76,19 @@ $(BUILD)/.deps-bench: scripts/deps.sh package-lock.json
 deps: $(BUILD)/.deps-test
 deps-bench: $(BUILD)/.deps-bench
 
+# ---- benchmarks, release flags (BENCHMARKS.md) ----
+# Tile rendering and PNG encoding against libpng's defaults.
+$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
+
+.PHONY: bench-tiles
+bench-tiles: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/bench/bench_tiles
+	$(BUILD)/bench/bench_tiles
+
+bench: bench-tiles
+
 # ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
 # daemon serves everything the page needs and it works with no internet ----
 LEAFLET := node_modules/leaflet
