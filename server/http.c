@@ -256,7 +256,7 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
         return rc;
     if (!route_allows(r.id, method)) {
         *allow = route_allow(r.id);
-        snprintf(err, err_size, "method %s not allowed on %s (allowed: %s)", method, path,
+        snprintf(err, err_size, "method %.20s not allowed on %.200s (allowed: %s)", method, path,
                  route_allow(r.id));
         return ERR_METHOD;
     }
@@ -298,12 +298,12 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     case ROUTE_METRICS: return metrics_reply(s, out);
     case ROUTE_STATIC:
         if (s->cfg.static_dir[0] == '\0') {
-            snprintf(err, err_size, "no route for %s", path);
+            snprintf(err, err_size, "no route for %.200s", path);
             return ERR_NOT_FOUND;
         }
         return files_serve(s->cfg.static_dir, path, out, err, err_size);
     default:
-        snprintf(err, err_size, "no route for %s", path);
+        snprintf(err, err_size, "no route for %.200s", path);
         return ERR_NOT_FOUND;
     }
 }
