@@ -23,46 +23,51 @@ static const char *shown(const char *v, char *buf, size_t buf_size)
     return buf;
 }
 
-static enum MHD_Result collect_one(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   size_t key_size, const char *value, size_t value_size)
+int query_args_add(query_args *a, const char *key, size_t key_size, const char *value,
+                   size_t value_size)
 {
-    (void)kind;
-    query_args *a = cls;
     char b[64];
     if (a->error)
-        return MHD_NO;
+        return -1;
     if (a->n == LIMIT_QUERY_PARAMS) {
         snprintf(a->msg, sizeof a->msg, "too many query parameters (at most %d)",
                  LIMIT_QUERY_PARAMS);
         a->error = 1;
-        return MHD_NO;
+        return -1;
     }
     if (key == NULL || key_size == 0) {
         snprintf(a->msg, sizeof a->msg, "query parameter with an empty name");
         a->error = 1;
-        return MHD_NO;
+        return -1;
     }
     if (strlen(key) != key_size) {
         snprintf(a->msg, sizeof a->msg, "query parameter name contains a NUL byte");
         a->error = 1;
-        return MHD_NO;
+        return -1;
     }
     if (value == NULL) {
         snprintf(a->msg, sizeof a->msg, "query parameter '%s' has no value (use %s=...)",
                  shown(key, b, sizeof b), shown(key, b, sizeof b));
         a->error = 1;
-        return MHD_NO;
+        return -1;
     }
     if (strlen(value) != value_size) {
         snprintf(a->msg, sizeof a->msg, "query parameter '%s' contains a NUL byte",
                  shown(key, b, sizeof b));
         a->error = 1;
-        return MHD_NO;
+        return -1;
     }
     a->names[a->n] = key;
     a->values[a->n] = value;
     a->n++;
-    return MHD_YES;
+    return 0;
+}
+
+static enum MHD_Result collect_one(void *cls, enum MHD_ValueKind kind, const char *key,
+                                   size_t key_size, const char *value, size_t value_size)
+{
+    (void)kind;
+    return query_args_add(cls, key, key_size, value, value_size) == 0 ? MHD_YES : MHD_NO;
 }
 
 int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size)

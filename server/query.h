@@ -29,6 +29,14 @@ enum { QUERY_RENDER = 1, QUERY_POINT = 2 };
  * name without '=' value, an empty name, a NUL byte inside a name or value. */
 int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size);
 
+/* The check query_collect applies to each argument libmicrohttpd hands it
+ * (key and value percent-decoded, sizes as decoded, value NULL for a name
+ * without '='): appends it to a, or returns -1 with a->error set and the
+ * reason in a->msg (and then refuses every later call). a starts zeroed.
+ * Exposed so the fuzz harness (tests/fuzz/fuzz_route.c) runs the same code. */
+int query_args_add(query_args *a, const char *key, size_t key_size, const char *value,
+                   size_t value_size);
+
 /* The parsed parameters of one request. */
 typedef struct {
     noise_spec spec;
