@@ -29,7 +29,7 @@ SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
 
-.PHONY: all run test test-build deps deps-bench bench clean www image-test
+.PHONY: all run test test-build deps deps-bench bench clean www image-test fuzz fuzz-build
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
@@ -112,6 +112,36 @@ test: deps
 	BUILD=$(BUILD) tests/run.sh
 
 test-build: $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+
+
+# ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built by clang with
+# ASan+UBSan; every noise and server object is instrumented for coverage.
+# `make fuzz-build` builds them, `make fuzz` runs each for FUZZ_SECONDS on a
+# working corpus under $(BUILD)/fuzz/corpus seeded from tests/fuzz/corpus.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS    := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/bin/%)
+FUZZ_OBJS    := $(NOISE_SRC:%.c=$(BUILD)/fuzz/%.o) $(SERVER_SRC:%.c=$(BUILD)/fuzz/%.o)
+# fuzz_points reads the document api_points answers on its way into
+# http_response_json.
+FUZZ_LDFLAGS_fuzz_points := -Wl,--wrap=http_response_json
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_SRC:%.c=$(BUILD)/fuzz/%.o)
+
+$(BUILD)/fuzz/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CFLAGS_ALL) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_LDFLAGS_$*) -o $@ $^ $(LIBS)
+
+fuzz-build: deps
+	$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
 
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and
 # checks it from the host (scripts/image-test.sh). Needs root.

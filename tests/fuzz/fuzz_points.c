@@ -1,0 +1,153 @@
+/* fuzz_points.c: libFuzzer target for POST /{kind}/{seed}/points: the input
+ * is "<query>\n<body>" (no newline: all body, no query); byte 0 of the query
+ * line picks the kind. api_points gets the query split as libmicrohttpd
+ * splits it and the body as the daemon stores it.
+ *
+ * The document api_points answers with is captured on its way into
+ * http_response_json (the link wraps that symbol: -Wl,--wrap), so the
+ * harness checks the answer itself, against its own reading of the body:
+ * - an error is a 4xx code (400 bad JSON or query, 413 too many points)
+ *   with a message; 503 never happens here (nothing fails to allocate);
+ * - a body that is an object with only "points", an array of at most 10000
+ *   arrays of 2 or 3 finite numbers (all as long as the first), is answered
+ *   200, anything else is an error;
+ * - a 200 answer is {"values":[...],"gradients":[...]} with exactly one
+ *   value (a number in [-1, 1]) and one gradient (2 numbers, 3 for 3D) per
+ *   point. */
+#include <jansson.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "daemon_limits.h"
+#include "errors.h"
+#include "fuzz_util.h"
+
+static json_t *captured;
+
+struct MHD_Response *__real_http_response_json(const json_t *doc, const char *cache_control,
+                                               uint64_t *out_size);
+struct MHD_Response *__wrap_http_response_json(const json_t *doc, const char *cache_control,
+                                               uint64_t *out_size);
+
+struct MHD_Response *__wrap_http_response_json(const json_t *doc, const char *cache_control,
+                                               uint64_t *out_size)
+{
+    json_decref(captured);
+    captured = json_deep_copy(doc);
+    FUZZ_ASSERT(captured != NULL);
+    return __real_http_response_json(doc, cache_control, out_size);
+}
+
+/* The harness's own reading of the body: the number of points and their
+ * dimension if the body is acceptable, else -1. */
+static long expected_points(const char *body, size_t len, int *dims)
+{
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    long n = -1;
+    if (doc == NULL)
+        return -1;
+    json_t *pts = json_object_get(doc, "points");
+    if (!json_is_object(doc) || json_object_size(doc) != 1 || !json_is_array(pts))
+        goto done;
+    size_t count = json_array_size(pts);
+    if (count > LIMIT_MAX_POINTS)
+        goto done;
+    *dims = 2;
+    for (size_t i = 0; i < count; i++) {
+        json_t *pt = json_array_get(pts, i);
+        if (!json_is_array(pt))
+            goto done;
+        size_t d = json_array_size(pt);
+        if (i == 0)
+            *dims = (int)d;
+        if ((d != 2 && d != 3) || (int)d != *dims)
+            goto done;
+        for (size_t k = 0; k < d; k++) {
+            json_t *c = json_array_get(pt, k);
+            if (!json_is_number(c) || !isfinite(json_number_value(c)))
+                goto done;
+        }
+    }
+    n = (long)count;
+done:
+    json_decref(doc);
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1 || size > 65536)
+        return 0;
+    route r = {0};
+    r.id = ROUTE_POINTS;
+    r.kind = (noise_kind)(data[0] % NOISE_KIND_COUNT);
+    r.seed = (uint32_t)size * 2654435761u;
+    data++;
+    size--;
+    const uint8_t *nl = memchr(data, '\n', size);
+    size_t qlen = nl != NULL ? (size_t)(nl - data) : 0;
+    char *query = fuzz_strndup(data, qlen);
+    size_t blen = nl != NULL ? size - qlen - 1 : size;
+    /* The daemon's body buffer: the bytes, then a NUL it adds. */
+    char *body = fuzz_strndup(nl != NULL ? nl + 1 : data, blen);
+
+    query_args q;
+    if (fuzz_split_query(query, &q) != 0)
+        goto done; /* 400 from query_collect; fuzz_route covers it */
+
+    json_decref(captured);
+    captured = NULL;
+    http_reply out = {0};
+    char err[ERRORS_MSG_MAX];
+    memset(err, 'x', sizeof err);
+    int rc = api_points(&r, &q, body, blen, &out, err, sizeof err);
+
+    /* The same query alone: does it parse? */
+    query_result qr;
+    char qerr[ERRORS_MSG_MAX];
+    int query_ok = query_parse(&q, r.kind, r.seed, 0, &qr, qerr, sizeof qerr) == 0;
+    int dims = 2;
+    long n = expected_points(body, blen, &dims);
+
+    if (rc != 0) {
+        unsigned st = errors_status(rc);
+        FUZZ_ASSERT(st == 400 || st == 413);
+        FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\0', sizeof err) != NULL);
+        if (query_ok && n >= 0)
+            fprintf(stderr, "acceptable body refused (%u): %s\n", st, err);
+        FUZZ_ASSERT(!(query_ok && n >= 0));
+        goto done;
+    }
+    FUZZ_ASSERT(query_ok && n >= 0);
+    FUZZ_ASSERT(out.status == 200 && out.resp != NULL && !out.shared && out.size > 0);
+    MHD_destroy_response(out.resp);
+
+    FUZZ_ASSERT(json_is_object(captured) && json_object_size(captured) == 2);
+    json_t *values = json_object_get(captured, "values");
+    json_t *grads = json_object_get(captured, "gradients");
+    FUZZ_ASSERT(json_is_array(values) && json_is_array(grads));
+    FUZZ_ASSERT(json_array_size(values) == (size_t)n && json_array_size(grads) == (size_t)n);
+    size_t g = (dims == 3 || qr.spec.has_t) ? 3 : 2;
+    for (size_t i = 0; i < (size_t)n; i++) {
+        json_t *v = json_array_get(values, i);
+        FUZZ_ASSERT(json_is_real(v));
+        double x = json_real_value(v);
+        FUZZ_ASSERT(x >= -1.0 && x <= 1.0);
+        json_t *gi = json_array_get(grads, i);
+        FUZZ_ASSERT(json_is_array(gi) && json_array_size(gi) == g);
+        for (size_t k = 0; k < g; k++)
+            FUZZ_ASSERT(json_is_real(json_array_get(gi, k)) ||
+                        json_is_null(json_array_get(gi, k)));
+    }
+done:
+    json_decref(captured);
+    captured = NULL;
+    free(body);
+    free(query);
+    return 0;
+}
