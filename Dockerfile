@@ -11,7 +11,7 @@
 # ---- build stage ----
 FROM debian:bookworm AS build
 WORKDIR /src
-ENV DEBIAN_FRONTEND=noninteractive
+ARG DEBIAN_FRONTEND=noninteractive
 # The build packages are the list in scripts/deps.sh ("build" level); Node and
 # npm only fetch the pinned Leaflet of package-lock.json for the viewer.
 COPY scripts/deps.sh scripts/deps.sh
@@ -30,12 +30,12 @@ RUN make -j"$(nproc)" BUILD=build build/noisetile && make BUILD=build www
 
 # ---- runtime stage ----
 FROM debian:bookworm
-ENV DEBIAN_FRONTEND=noninteractive
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends \
       libmicrohttpd12 libpng16-16 libjansson4 zlib1g >/dev/null \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
- && useradd --system --uid 10001 --user-group --home-dir /nonexistent \
+ && useradd --uid 10001 --user-group --home-dir /nonexistent \
       --no-create-home --shell /usr/sbin/nologin noisetile
 COPY --from=build /src/build/noisetile /usr/local/bin/noisetile
 COPY --from=build /src/build/www /usr/share/noisetile/www

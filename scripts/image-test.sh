@@ -117,15 +117,27 @@ r=$(fetch /perlin/7/3/-1/2.png?palette=terrain "$work/tile.png")
 say "GET /perlin/7/3/-1/2.png?palette=terrain -> $r, $(stat -c %s "$work/tile.png") bytes, PNG signature ok"
 r=$(fetch / "$work/index.html"); case $r in "200 text/html"*) ;; *) die "/ answered $r" ;; esac
 grep -qi leaflet "$work/index.html" || die "/ is not the viewer"
-r=$(fetch /vendor/leaflet/leaflet.js "$work/leaflet.js"); [ "${r%% *}" = 200 ] || die "leaflet.js answered $r"
-say "GET / -> viewer ($r for leaflet.js)"
+r2=$(fetch /vendor/leaflet/leaflet.js "$work/leaflet.js"); [ "${r2%% *}" = 200 ] || die "leaflet.js answered $r2"
+say "GET / -> $r (the viewer); GET /vendor/leaflet/leaflet.js -> $r2"
 # The image's own HEALTHCHECK command, run inside the container.
 timeout 30 buildah run "${ISO[@]}" --env NOISETILE_PORT="${url##*:}" "$ctr" -- /usr/local/bin/noisetile-healthcheck \
   || die "the HEALTHCHECK command failed"
 say "HEALTHCHECK command (noisetile-healthcheck) -> exit 0"
 
-# Stop: SIGTERM must end the daemon (exit 0) within the drain deadline.
-kill -TERM "$runpid"
+# Stop: SIGTERM to the daemon itself (buildah run would SIGKILL its child if
+# signalled), which must exit 0 within the drain deadline; buildah run then
+# ends with the daemon's status. chroot isolation has no PID namespace, so the
+# daemon is a host process below buildah's.
+daemon_pid() { # daemon_pid PID: the noisetile process below PID
+  local c d
+  for c in $(pgrep -P "$1"); do
+    if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = noisetile ]; then echo "$c"; return 0; fi
+    d=$(daemon_pid "$c") && { echo "$d"; return 0; }
+  done
+  return 1
+}
+dpid=$(daemon_pid "$runpid") || die "cannot find the daemon's process below buildah run ($runpid)"
+kill -TERM "$dpid"
 for _ in $(seq 1 100); do kill -0 "$runpid" 2>/dev/null || break; sleep 0.2; done
 if kill -0 "$runpid" 2>/dev/null; then die "the daemon did not stop within 20 s of SIGTERM"; fi
 rc=0; wait "$runpid" || rc=$?; runpid=""
