@@ -78,7 +78,7 @@ deps-bench: $(BUILD)/.deps-bench
 
 # ---- benchmarks, release flags (BENCHMARKS.md) ----
 # Tile rendering and PNG encoding against libpng's defaults.
-$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
+$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/fastz.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
 

@@ -212,17 +212,21 @@ static const char *strategy_name(int s)
 static void explore_set(const char *set_name, image imgs[N_KINDS][N_TILES], int reps)
 {
     static const pngenc_settings cand[] = {
-        {6, Z_DEFAULT_STRATEGY, PNG_ALL_FILTERS}, {1, Z_DEFAULT_STRATEGY, PNG_FILTER_NONE},
-        {1, Z_DEFAULT_STRATEGY, PNG_FILTER_SUB},  {1, Z_DEFAULT_STRATEGY, PNG_FILTER_UP},
-        {1, Z_DEFAULT_STRATEGY, PNG_FILTER_PAETH}, {1, Z_DEFAULT_STRATEGY, PNG_ALL_FILTERS},
-        {2, Z_DEFAULT_STRATEGY, PNG_FILTER_UP},   {3, Z_DEFAULT_STRATEGY, PNG_FILTER_UP},
-        {1, Z_RLE, PNG_FILTER_UP},                {1, Z_RLE, PNG_FILTER_SUB},
-        {1, Z_RLE, PNG_FILTER_PAETH},             {1, Z_HUFFMAN_ONLY, PNG_FILTER_UP},
-        {1, Z_HUFFMAN_ONLY, PNG_FILTER_SUB},      {1, Z_HUFFMAN_ONLY, PNG_FILTER_PAETH},
-        {1, Z_HUFFMAN_ONLY, PNG_FILTER_NONE},     {1, Z_RLE, PNG_FILTER_NONE},
-        {0, Z_DEFAULT_STRATEGY, PNG_FILTER_NONE},
+        {6, Z_DEFAULT_STRATEGY, PNG_ALL_FILTERS, PNGENC_ZLIB}, {1, Z_DEFAULT_STRATEGY, PNG_FILTER_NONE, PNGENC_ZLIB},
+        {1, Z_DEFAULT_STRATEGY, PNG_FILTER_SUB, PNGENC_ZLIB},  {1, Z_DEFAULT_STRATEGY, PNG_FILTER_UP, PNGENC_ZLIB},
+        {1, Z_DEFAULT_STRATEGY, PNG_FILTER_PAETH, PNGENC_ZLIB}, {1, Z_DEFAULT_STRATEGY, PNG_ALL_FILTERS, PNGENC_ZLIB},
+        {2, Z_DEFAULT_STRATEGY, PNG_FILTER_UP, PNGENC_ZLIB},   {3, Z_DEFAULT_STRATEGY, PNG_FILTER_UP, PNGENC_ZLIB},
+        {1, Z_RLE, PNG_FILTER_UP, PNGENC_ZLIB},                {1, Z_RLE, PNG_FILTER_SUB, PNGENC_ZLIB},
+        {1, Z_RLE, PNG_FILTER_PAETH, PNGENC_ZLIB},             {1, Z_HUFFMAN_ONLY, PNG_FILTER_UP, PNGENC_ZLIB},
+        {1, Z_HUFFMAN_ONLY, PNG_FILTER_SUB, PNGENC_ZLIB},      {1, Z_HUFFMAN_ONLY, PNG_FILTER_PAETH, PNGENC_ZLIB},
+        {1, Z_HUFFMAN_ONLY, PNG_FILTER_NONE, PNGENC_ZLIB},     {1, Z_RLE, PNG_FILTER_NONE, PNGENC_ZLIB},
+        {0, Z_DEFAULT_STRATEGY, PNG_FILTER_NONE, PNGENC_ZLIB},
+        {0, 0, PNG_FILTER_UP, PNGENC_FASTZ},      {0, 0, PNG_FILTER_SUB, PNGENC_FASTZ},
+        {0, 0, PNG_FILTER_NONE, PNGENC_FASTZ},
     };
     enum { N_CAND = sizeof cand / sizeof cand[0] };
+    static const char *const level_name[] = {"zlib 0", "zlib 1", "zlib 2", "zlib 3", "zlib 4",
+                                             "zlib 5", "zlib 6", "zlib 7", "zlib 8", "zlib 9"};
     double *t = malloc(sizeof(double) * N_CAND * N_TILES * reps);
     double bytes[N_CAND][N_TILES];
     for (size_t k = 0; k < N_KINDS; k++) {
@@ -241,8 +245,10 @@ static void explore_set(const char *set_name, image imgs[N_KINDS][N_TILES], int 
                     free(png);
                 }
         for (int c = 0; c < N_CAND; c++)
-            printf("| %s | %s | %d | %s | %s | %.0f | %.0f |\n", set_name, kinds[k].name,
-                   cand[c].level, strategy_name(cand[c].strategy), filter_name(cand[c].filters),
+            printf("| %s | %s | %s | %s | %s | %.0f | %.0f |\n", set_name, kinds[k].name,
+                   cand[c].engine == PNGENC_FASTZ ? "fastz" : level_name[cand[c].level],
+                   cand[c].engine == PNGENC_FASTZ ? "runs+huffman" : strategy_name(cand[c].strategy),
+                   filter_name(cand[c].filters),
                    median(t + (size_t)c * N_TILES * reps, (size_t)N_TILES * reps),
                    median(bytes[c], N_TILES));
     }
@@ -330,7 +336,7 @@ int main(int argc, char **argv)
         if (render_set(&spec, 8, 37, smooth, reps < 3 ? reps : 3, u, b) != 0)
             return 1;
         printf("\n## Encoder settings explored (median per tile, candidates interleaved)\n\n");
-        printf("| tiles | format | level | strategy | filter | µs | bytes |\n"
+        printf("| tiles | format | coder | strategy | filter | µs | bytes |\n"
                "|---|---|---|---|---|---|---|\n");
         explore_set("zoom 3", imgs, reps);
         explore_set("zoom 8", smooth, reps);

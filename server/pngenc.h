@@ -16,11 +16,19 @@ typedef enum {
     PNGENC_RGB       /* 3 bytes per pixel, R G B */
 } pngenc_format;
 
-/* zlib and row-filter settings. */
+/* Who compresses the image data. */
+typedef enum {
+    PNGENC_ZLIB = 0, /* libpng writes the PNG, zlib compresses with level/strategy */
+    PNGENC_FASTZ     /* fastz.h: byte runs + one dynamic Huffman block (level and
+                      * strategy unused; filters one of NONE, SUB, UP) */
+} pngenc_engine;
+
+/* Compression and row-filter settings. */
 typedef struct {
     int level;    /* zlib level 0..9 */
     int strategy; /* Z_DEFAULT_STRATEGY, Z_FILTERED, Z_RLE, ... */
     int filters;  /* a PNG_FILTER_* mask (PNG_ALL_FILTERS: libpng's adaptive choice) */
+    pngenc_engine engine;
 } pngenc_settings;
 
 /* The settings the tile server uses for a format: measured in
@@ -37,7 +45,7 @@ pngenc_settings pngenc_libpng_default_settings(void);
  * pngenc_tile_settings(format).
  * On success returns 0 and sets *out_png to a malloc()ed buffer of
  * *out_size bytes that the caller frees. On failure returns PNGENC_EINVAL
- * (bad arguments), PNGENC_ENOMEM or PNGENC_EPNG (libpng failed) and sets
+ * (bad arguments or settings), PNGENC_ENOMEM or PNGENC_EPNG (libpng failed) and sets
  * *out_png to NULL and *out_size to 0. Thread-safe. Memory comes from
  * failalloc.h's wrappers, so tests can fail any allocation. */
 int pngenc_encode(const unsigned char *pixels, int width, int height, size_t stride_bytes,

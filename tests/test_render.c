@@ -529,7 +529,10 @@ static void test_allocation_failure(void)
             break;
         }
         n_failed++;
-        wrong += rc != RENDER_ENOMEM || png != NULL;
+        if (rc == 0) /* the encoder's final shrink may fail: not an error */
+            wrong += png == NULL || n < 100;
+        else
+            wrong += rc != RENDER_ENOMEM || png != NULL;
         free(png);
     }
     CHECKF(wrong == 0, "%d of %d failures misreported", wrong, n_failed);
