@@ -17,12 +17,18 @@ void *failalloc_malloc(size_t size);
 void *failalloc_calloc(size_t n, size_t size);
 void *failalloc_realloc(void *p, size_t size);
 
+/* For an allocation made inside a library that takes no allocator
+ * (libmicrohttpd's response objects): counts as one wrapper call and returns
+ * 1 if it is the armed one, and the caller then acts as if that library had
+ * returned NULL; else 0. */
+int failalloc_fail_here(void);
+
 /* Makes the nth wrapper call from now (1-based) fail, once; 0 disarms.
  * Resets the call counter. */
 void failalloc_arm(long nth);
-/* Wrapper calls since the last failalloc_arm(). A test loops nth = 1, 2, ...
- * until an operation makes fewer calls than nth (every allocation has then
- * failed once). */
+/* Wrapper calls since the last failalloc_arm() (counted only while armed).
+ * A test loops nth = 1, 2, ... until an operation makes fewer calls than nth
+ * (every allocation has then failed once). */
 long failalloc_calls(void);
 /* 1 if the armed call has happened (and failed) since the last arming. */
 int failalloc_fired(void);
