@@ -134,6 +134,7 @@
     api.maxZoom = num(first(tiles.maxzoom, tiles.max, j.maxzoom));
     api.worldSize = num(first(tiles.world_size, j.world_size));
     api.tileSize = num(first(tiles.tile_size, j.tile_size));
+    api.tileIndexMax = num(first(tiles.index_max, j.limits && j.limits.tile_index_max));
     /* the seed is the tile path's unsigned integer; its maximum is a limit */
     var limits = j.limits || {};
     if (!api.seed && num(limits.seed_max) !== undefined)
@@ -285,6 +286,8 @@
   var statusTimer = null;
   function status(msg, kind) {
     var s = $('status');
+    /* a message still on screen stays, the new one goes below it */
+    if (msg && s.classList.contains('show') && s.textContent.split('\n').indexOf(msg) < 0) msg = s.textContent + '\n' + msg;
     s.textContent = msg;
     s.className = msg ? 'show ' + (kind || '') : '';
     clearTimeout(statusTimer);
@@ -432,7 +435,7 @@
     return {
       row: row,
       set: function (v) {
-        if (document.activeElement !== box || v !== parseParam(p, box.value).value) box.value = v === undefined ? '' : fmtNum(v);
+        if (document.activeElement !== box) box.value = v === undefined ? '' : fmtNum(v);
         if (slider && v !== undefined) slider.value = v;
         if (enable) { enable.checked = v !== undefined; row.classList.toggle('off', v === undefined); }
         if (halve) halve.disabled = !parseParam(p, String(v / 2)).ok;
@@ -485,7 +488,10 @@
       if (r.ok) { e.preventDefault(); state.seed = r.value; changed(); }
     });
     btn.addEventListener('click', newSeed);
-    return { row: row, set: function () { box.value = String(state.seed); err.textContent = ''; box.removeAttribute('aria-invalid'); } };
+    return { row: row, set: function () {
+      if (document.activeElement === box && parseParam(p, box.value).value === state.seed) return;
+      box.value = String(state.seed); err.textContent = ''; box.removeAttribute('aria-invalid');
+    } };
   }
   function newSeed() {
     var p = api.seed;
@@ -560,8 +566,25 @@
   function minZoom() { return (api.minZoom !== undefined ? api.minZoom : 0) - ZOOM_OUT; }
   function maxZoom() { return api.maxZoom !== undefined ? api.maxZoom : 30; }
 
+  /* Tile indices are bounded (limits.tile_index_max of /api/kinds): far
+   * from the origin at deep zoom there are no tiles to ask for. */
+  function tileInRange(c) {
+    var m = api.tileIndexMax;
+    return m === undefined || (c.x >= -m - 1 && c.x <= m && c.y >= -m - 1 && c.y <= m);
+  }
+  var NoiseLayer = L.TileLayer.extend({
+    _isValidTile: function (c) { return tileInRange(c) && L.TileLayer.prototype._isValidTile.call(this, c); }
+  });
+  function checkRange() {
+    if (api.tileIndexMax === undefined) return;
+    var z = Math.max(map.getZoom(), api.minZoom !== undefined ? api.minZoom : 0);
+    var b = map.getPixelBounds(), s = map.getZoomScale(map.getZoom(), z) * TILE_PX;
+    var ok = [b.min, b.max].every(function (p) { return tileInRange({ x: Math.floor(p.x / s), y: Math.floor(p.y / s) }); });
+    if (!ok) status('No tiles this far from the origin at zoom ' + z + ' (tile indices stop at \u00b1' + api.tileIndexMax + '): zoom out.', 'warn');
+  }
+
   function makeLayer(url) {
-    var layer = L.tileLayer(url, {
+    var layer = new NoiseLayer(url, {
       tileSize: TILE_PX, noWrap: true, bounds: null,
       minZoom: minZoom(), maxZoom: maxZoom(),
       minNativeZoom: api.minZoom !== undefined ? api.minZoom : 0, maxNativeZoom: maxZoom(),
@@ -589,16 +612,20 @@
     if (pendingLayer) map.removeLayer(pendingLayer);
     var layer = makeLayer(url);
     pendingLayer = layer;
-    layer.on('load', function () {
+    function done() {
       if (pendingLayer !== layer) return;
       if (shownLayer) map.removeLayer(shownLayer);
       shownLayer = layer;
       pendingLayer = null;
       document.body.dataset.tiles = 'loaded';
       if (playing) playNext();
-    });
+    }
+    layer.on('load', done);
+    layer.on('loading', function () { if (shownLayer === layer) document.body.dataset.tiles = 'loading'; });
+    layer.on('load', function () { if (shownLayer === layer) document.body.dataset.tiles = 'loaded'; });
     document.body.dataset.tiles = 'loading';
     layer.addTo(map);
+    if (!layer.isLoading()) done(); /* nothing to load here (beyond the tile range) */
   }
 
   /* ---- point value and gradient arrow ---- */
@@ -880,6 +907,7 @@
       var c = map.getCenter();
       state.view = { x: c.lng, y: c.lat, z: map.getZoom() };
       showZoom();
+      checkRange();
       scheduleHash();
     });
     map.on('zoomend', drawArrow);
@@ -909,6 +937,7 @@
 
     showZoom();
     changed();
+    checkRange();
     writeHash();
     document.body.dataset.ready = '1';
   }

@@ -62,7 +62,7 @@ async function waitTiles(page, needle) {
     const want = imgs.filter((i) => !n || i.src.includes(n));
     return document.body.dataset.ready === '1' && document.body.dataset.tiles === 'loaded' && want.length > 0 &&
       want.every((i) => i.complete && i.naturalWidth > 0);
-  }, needle || '', { timeout: 30000 });
+  }, needle || '', { timeout: 60000 });
 }
 
 function hashState(url) {
@@ -130,7 +130,7 @@ after(async () => {
 
 let wide = null;
 
-test('the page loads tiles from the daemon, placed by the tile geometry, and nothing from elsewhere', { timeout: 90000 }, async () => {
+test('the page loads tiles from the daemon, placed by the tile geometry, and nothing from elsewhere', { timeout: 150000 }, async () => {
   wide = await openBrowser({ width: 1280, height: 800 }, 1);
   const { page } = wide;
   // a view with negative tile indices on screen
@@ -176,7 +176,7 @@ test('a value outside the range /api/kinds gives is refused with its message', {
   assert.equal(await page.textContent('#p-octaves-err'), '');
 });
 
-test('changing two controls requests tiles with the new parameters', { timeout: 60000 }, async () => {
+test('changing two controls requests tiles with the new parameters', { timeout: 120000 }, async () => {
   const { page } = wide;
   const before = requests.length;
   await page.fill('#p-frequency', '2');
@@ -198,7 +198,7 @@ test('changing two controls requests tiles with the new parameters', { timeout: 
   await checkTilePlacement(page);
 });
 
-test('a click shows the value and gradient /point gives for the clicked spot, with an arrow', { timeout: 60000 }, async () => {
+test('a click shows the value and gradient /point gives for the clicked spot, with an arrow', { timeout: 120000 }, async () => {
   const { page } = wide;
   const size = page.viewportSize();
   const [cx, cy] = [930, 540];
@@ -281,7 +281,7 @@ test('the lattice overlay draws lines at multiples of 1/frequency', { timeout: 3
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-grid.png') });
 });
 
-test('a reload restores the view, the parameters and the point from the hash', { timeout: 60000 }, async () => {
+test('a reload restores the view, the parameters and the point from the hash', { timeout: 120000 }, async () => {
   const { page } = wide;
   const hash = new URL(page.url()).hash;
   const beforeX = await page.textContent('#info-x');
@@ -299,7 +299,7 @@ test('a reload restores the view, the parameters and the point from the hash', {
   assert.ok(await checkTilePlacement(page) > 0);
 });
 
-test('kind-specific controls follow the kind, and t animates', { timeout: 60000 }, async () => {
+test('kind-specific controls follow the kind, and t animates', { timeout: 120000 }, async () => {
   const { page } = wide;
   await page.click('label[for="p-kind-simplex"]');
   await waitTiles(page, '/simplex/');
@@ -321,7 +321,7 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 60000 
 // (the own gradient is orthogonal to a zero offset, the other corners are
 // beyond the kernel's radius), so /point confirms the corners, and the
 // overlay must have ink there and none inside the triangles.
-test('the triangle-lattice overlay passes through the corners where simplex noise is 0', { timeout: 60000 }, async () => {
+test('the triangle-lattice overlay passes through the corners where simplex noise is 0', { timeout: 120000 }, async () => {
   const { page } = wide;
   await page.goto(`${base}/#z=4&x=3.3&y=-1.7&kind=simplex&seed=3&grid=1`);
   await waitTiles(page, '/simplex/3/');
@@ -375,7 +375,7 @@ test('the triangle-lattice overlay passes through the corners where simplex nois
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-simplex-grid.png') });
 });
 
-test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { timeout: 60000 }, async () => {
+test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { timeout: 120000 }, async () => {
   const { page } = wide;
   let start = requests.length;
   await page.goto(`${base}/#z=-1&x=0&y=0&kind=perlin&seed=1`);
@@ -397,7 +397,7 @@ test('no console errors, page errors or failed requests on the wide screen', () 
   assert.deepEqual(problems, []);
 });
 
-test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 90000 }, async () => {
+test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 150000 }, async () => {
   await wide.ctx.close();
   const narrow = await openBrowser({ width: 390, height: 844 }, 2);
   const { page } = narrow;
