@@ -11,14 +11,28 @@
 
 #include "daemon_limits.h"
 #include "errors.h"
+#include "failalloc.h"
 #include "openapi.h"
 #include "render.h"
 
 static struct MHD_Response *kinds_resp, *healthz_resp, *openapi_resp;
 static size_t kinds_size, healthz_size, openapi_size;
 
-/* A json_real for a finite double, or NULL (jansson refuses NaN and Inf). */
+/* A json_real for a finite double, JSON null for NaN/Inf (which jansson
+ * refuses); NULL out of memory. */
 static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+/* A JSON array of n doubles, or NULL out of memory. */
+static json_t *real_array(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < n; i++)
+        if (json_array_append_new(a, real_or_null(v[i])) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
+}
 
 /* The canonical field parameters as a JSON object, numbers as numbers. */
 static json_t *params_object(const noise_spec *spec)
@@ -82,12 +96,12 @@ int api_point(const route *r, const query_args *q, http_reply *out, char *err, s
     double p[2] = {qr.x, qr.y}, grad[3] = {0, 0, 0};
     int n_grad = 0;
     double v = noise_eval_point(&qr.spec, p, 2, grad, &n_grad);
-    json_t *g = json_array();
-    for (int i = 0; g != NULL && i < n_grad; i++)
-        json_array_append_new(g, real_or_null(grad[i]));
-    json_t *doc = json_pack("{s:s,s:I,s:o?,s:f,s:f,s:o?,s:o?}", "kind", noise_kind_name(r->kind),
+    /* "o" fails the whole pack on a NULL (out of memory) and releases the
+     * other values, so a reply is complete or not sent. */
+    json_t *doc = json_pack("{s:s,s:I,s:o,s:f,s:f,s:o,s:o}", "kind", noise_kind_name(r->kind),
                             "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
-                            "x", qr.x, "y", qr.y, "value", real_or_null(v), "gradient", g);
+                            "x", qr.x, "y", qr.y, "value", real_or_null(v), "gradient",
+                            real_array(grad, (size_t)n_grad));
     rc = json_reply(doc, API_CACHE_CONTROL, out);
     return rc;
 }
@@ -106,7 +120,12 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     if (rc != 0)
         return rc;
     json_error_t jerr;
+    memset(&jerr, 0, sizeof jerr);
     json_t *doc = json_loadb(body, body_len, JSON_REJECT_DUPLICATES, &jerr);
+    /* jansson reports most allocation failures with no error text (and
+     * some, inside the lexer, as a syntax error we cannot tell apart). */
+    if (doc == NULL && (json_error_code(&jerr) == json_error_out_of_memory || jerr.text[0] == '\0'))
+        return ERR_OVERLOADED;
     if (doc == NULL) {
         snprintf(err, err_size, "request body is not valid JSON: %s at line %d column %d",
                  jerr.text, jerr.line, jerr.column);
@@ -147,9 +166,9 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
             goto done;
         }
     }
-    pts = malloc((n ? n : 1) * 3 * sizeof *pts);
-    values = malloc((n ? n : 1) * sizeof *values);
-    grads = malloc((n ? n : 1) * 3 * sizeof *grads);
+    pts = failalloc_malloc((n ? n : 1) * 3 * sizeof *pts);
+    values = failalloc_malloc((n ? n : 1) * sizeof *values);
+    grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
     if (pts == NULL || values == NULL || grads == NULL) {
         rc = ERR_OVERLOADED;
         goto done;
@@ -178,18 +197,14 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     if (n > 0)
         noise_eval_points(&qr.spec, n, pts, dims, values, grads);
     int g = (dims == 3 || qr.spec.has_t) ? 3 : 2;
-    json_t *jv = json_array(), *jg = json_array();
-    res = json_pack("{s:o?,s:o?}", "values", jv, "gradients", jg);
-    if (res == NULL || jv == NULL || jg == NULL) {
+    json_t *jg = json_array();
+    res = json_pack("{s:o,s:o}", "values", real_array(values, n), "gradients", jg);
+    if (res == NULL) {
         rc = ERR_OVERLOADED;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        json_t *gi = json_array();
-        for (int k = 0; gi != NULL && k < g; k++)
-            json_array_append_new(gi, real_or_null(grads[i * (size_t)g + (size_t)k]));
-        if (json_array_append_new(jv, real_or_null(values[i])) != 0 ||
-            json_array_append_new(jg, gi) != 0) {
+        if (json_array_append_new(jg, real_array(grads + i * (size_t)g, (size_t)g)) != 0) {
             rc = ERR_OVERLOADED;
             goto done;
         }
@@ -223,7 +238,7 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, http
      * whole TileJSON world (its default), the centre is the plane's origin
      * (tile 0/0/0's top-left corner maps to -180, 85.05). */
     json_t *doc = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o?,s:f,s:i}}",
+        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o,s:f,s:i}}",
         "tilejson", "3.0.0", "name", name,
         "description", "Deterministic procedural noise on an infinite plane; "
                        "tile (z,x,y) covers 16/2^z plane units from (x,y)*16/2^z, y downwards.",

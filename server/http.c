@@ -9,13 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api.h"
 #include "cache.h"
+#include "connguard.h"
 #include "daemon_limits.h"
 #include "errors.h"
+#include "failalloc.h"
 #include "files.h"
 #include "metrics.h"
 #include "query.h"
@@ -28,6 +31,7 @@ struct http_server {
     unsigned int port;
     metrics *metrics;
     tile_service *tiles;
+    connguard *guard;
     atomic_int in_flight;
 };
 
@@ -71,7 +75,9 @@ struct MHD_Response *http_response_json(const json_t *doc, const char *cache_con
     if (out_size != NULL)
         *out_size = strlen(text);
     struct MHD_Response *resp =
-        MHD_create_response_from_buffer_with_free_callback(strlen(text), text, free);
+        failalloc_fail_here()
+            ? NULL
+            : MHD_create_response_from_buffer_with_free_callback(strlen(text), text, free);
     if (resp == NULL) {
         free(text);
         return NULL;
@@ -91,9 +97,10 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     (void)conn;
     http_server *s = cls;
-    request *rq = calloc(1, sizeof *rq);
-    if (rq != NULL)
-        rq->uri = strdup(uri);
+    request *rq = failalloc_calloc(1, sizeof *rq);
+    size_t len = strlen(uri);
+    if (rq != NULL && (rq->uri = failalloc_malloc(len + 1)) != NULL)
+        memcpy(rq->uri, uri, len + 1);
     if (rq == NULL || rq->uri == NULL) {
         free(rq);
         return &no_memory_request;
@@ -118,6 +125,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     http_server *s = cls;
     request *rq = *con_cls;
     *con_cls = NULL;
+    connguard_request_done(conn);
     if (rq == NULL || rq == &no_memory_request)
         return;
     /* One access-log line per request on stderr: client, method, target,
@@ -317,8 +325,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     http_server *s = cls;
     request *rq = *con_cls;
-    if (rq == NULL || rq == &no_memory_request)
+    if (rq == NULL || rq == &no_memory_request) {
+        connguard_request_received(conn);
         return MHD_queue_response(conn, 503, errors_fallback());
+    }
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
@@ -330,6 +340,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
         unsigned long long announced = cl != NULL ? strtoull(cl, NULL, 10) : 0;
         if (announced > LIMIT_BODY_DISCARD_BYTES) {
+            connguard_request_received(conn);
             char msg[128];
             snprintf(msg, sizeof msg, "request body larger than %d bytes", LIMIT_BODY_BYTES);
             return send_error(conn, rq, ERR_TOO_LARGE, msg, NULL);
@@ -354,7 +365,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
             size_t cap = rq->body_cap ? rq->body_cap : 4096;
             while (cap < rq->body_len + n + 1)
                 cap *= 2;
-            char *nb = realloc(rq->body, cap);
+            char *nb = failalloc_realloc(rq->body, cap);
             if (nb == NULL) {
                 rq->body_too_large = 1; /* drop the rest; answered at the end */
                 rq->no_memory = 1;
@@ -370,6 +381,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     }
     if (rq->status != 0)
         return MHD_YES; /* already answered (413 during the upload) */
+    connguard_request_received(conn); /* whole request read: its deadline is met */
 
     http_reply rp = {0};
     char err[ERRORS_MSG_MAX] = "";
@@ -382,6 +394,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 /* ---- start and stop ---- */
 
+/* Each connection is a descriptor: raise the soft RLIMIT_NOFILE (often 1024)
+ * towards what the connection limit needs, as far as the hard limit allows. */
+static void raise_fd_limit(rlim_t need)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
+        return;
+    rlim_t want = (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) ? rl.rlim_max : need;
+    if (want > rl.rlim_cur) {
+        rl.rlim_cur = want;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (want < need)
+        fprintf(stderr, "noisetile: warning: open-file limit %llu is below the %llu the "
+                        "connection limit needs\n", (unsigned long long)want,
+                (unsigned long long)need);
+}
+
 http_server *http_start(const config *cfg, char *err, size_t err_size)
 {
     http_server *s = calloc(1, sizeof *s);
@@ -391,6 +421,11 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     }
     s->cfg = *cfg;
     atomic_init(&s->in_flight, 0);
+    /* jansson's and the tile cache's memory comes from failalloc.h's
+     * wrappers (plain malloc unless a test arms them: tests/test_oom.c), so
+     * every allocation of a request path can be failed in tests. */
+    json_set_alloc_funcs(failalloc_malloc, free);
+    cache_set_alloc_funcs(failalloc_malloc, free);
     if (errors_init() != 0 || api_init() != 0) {
         snprintf(err, err_size, "out of memory building the static documents");
         goto fail_docs;
@@ -425,11 +460,29 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         snprintf(err, err_size, "bad bind address '%s'", cfg->bind);
         goto fail_daemon;
     }
-    unsigned int conn_limit = (unsigned int)cfg->threads * LIMIT_CONNECTIONS_PER_THREAD;
+    unsigned int per_thread = LIMIT_CONNECTIONS_PER_THREAD;
+    unsigned int pool = (unsigned int)cfg->threads;
+    /* Benchmarks only (BENCHMARKS.md, "HTTP"): NOISETILE_BENCH_MHD=perconn
+     * runs a thread per connection, =pool:N allows N connections per epoll
+     * thread, to measure the modes we did not choose. */
+    const char *bench = getenv("NOISETILE_BENCH_MHD");
+    if (bench != NULL && strcmp(bench, "perconn") == 0) {
+        flags = (flags & ~(unsigned int)MHD_USE_EPOLL) | MHD_USE_THREAD_PER_CONNECTION;
+        pool = 0;
+    } else if (bench != NULL && strncmp(bench, "pool:", 5) == 0 && atoi(bench + 5) > 0) {
+        per_thread = (unsigned int)atoi(bench + 5);
+    }
+    unsigned int conn_limit = (unsigned int)cfg->threads * per_thread;
+    raise_fd_limit((rlim_t)conn_limit + 64 + 4 * (rlim_t)cfg->threads);
+    s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
+    if (s->guard == NULL) {
+        snprintf(err, err_size, "out of memory");
+        goto fail_daemon;
+    }
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
         MHD_OPTION_SOCK_ADDR, sa,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+        MHD_OPTION_THREAD_POOL_SIZE, pool,
         MHD_OPTION_CONNECTION_LIMIT, conn_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, conn_limit * LIMIT_PER_IP_NUM / LIMIT_PER_IP_DEN,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)LIMIT_CONNECTION_TIMEOUT_S,
@@ -437,6 +490,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)LIMIT_LISTEN_BACKLOG,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, connguard_notify, s->guard,
         MHD_OPTION_END);
     if (s->daemon == NULL) {
         snprintf(err, err_size, "cannot listen on %s port %d (in use, or not an address here?)",
@@ -448,6 +502,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     return s;
 
 fail_daemon:
+    connguard_destroy(s->guard);
     tile_service_destroy(s->tiles);
 fail_tiles:
     metrics_destroy(s->metrics);
@@ -476,6 +531,7 @@ void http_stop(http_server *s, int drain_ms)
     MHD_stop_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
+    connguard_destroy(s->guard);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     api_cleanup();

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failalloc.h"
+
 /* Upper bounds (seconds) of the render-time histogram buckets; +Inf is
  * implicit. A cold 256-px tile takes about 1-20 ms (FIELD-NOTES.md). */
 static const double render_buckets[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
@@ -79,7 +81,7 @@ static void put(buf *b, const char *fmt, ...)
             return;
         }
         size_t cap = b->cap * 2 + (size_t)n;
-        char *np = realloc(b->p, cap);
+        char *np = failalloc_realloc(b->p, cap);
         if (np == NULL) {
             b->failed = 1;
             return;
@@ -96,7 +98,7 @@ static void header(buf *b, const char *name, const char *type, const char *help)
 
 char *metrics_text(metrics *m, cache *c, size_t *out_len)
 {
-    buf b = {malloc(8192), 0, 8192, 0};
+    buf b = {failalloc_malloc(8192), 0, 8192, 0};
     if (b.p == NULL)
         return NULL;
     b.p[0] = '\0';

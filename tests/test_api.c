@@ -1,0 +1,158 @@
+/* test_api.c: the JSON endpoints and error bodies called directly: shapes,
+ * and every allocation failing once in turn gives a clean 503 (or success),
+ * never a partial reply, a crash or a leak (ASan checks leaks at exit). */
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "errors.h"
+#include "failalloc.h"
+#include "metrics.h"
+#include "test.h"
+
+static query_args args(const char *const *kv, size_t n)
+{
+    query_args a;
+    memset(&a, 0, sizeof a);
+    for (size_t i = 0; i < n; i++) {
+        a.names[i] = kv[2 * i];
+        a.values[i] = kv[2 * i + 1];
+    }
+    a.n = n;
+    return a;
+}
+
+static void done(http_reply *rp)
+{
+    if (rp->resp != NULL && !rp->shared)
+        MHD_destroy_response(rp->resp);
+    memset(rp, 0, sizeof *rp);
+}
+
+/* Calls op with the nth allocation failing, for nth = 1, 2, ... until op
+ * makes fewer allocations than nth. Each run must succeed or say 503. */
+static void each_failure(const char *what, int (*op)(http_reply *), int also_ok)
+{
+    long nth;
+    int saw_failure = 0;
+    for (nth = 1; nth < 100000; nth++) {
+        http_reply rp = {0};
+        failalloc_arm(nth);
+        int rc = op(&rp);
+        int fired = failalloc_fired();
+        failalloc_arm(0);
+        CHECKF(rc == 0 || rc == ERR_OVERLOADED || (also_ok != 0 && rc == also_ok),
+               "%s nth %ld: rc %d", what, nth, rc);
+        CHECKF(rc != 0 || rp.resp != NULL, "%s nth %ld: no response", what, nth);
+        if (rc != 0)
+            saw_failure = 1;
+        done(&rp);
+        if (!fired)
+            break;
+    }
+    CHECKF(saw_failure, "%s: no allocation failure was reported as 503", what);
+    http_reply rp = {0};
+    CHECKF(op(&rp) == 0, "%s disarmed", what);
+    done(&rp);
+}
+
+static int op_point(http_reply *rp)
+{
+    const char *kv[] = {"x", "1.5", "y", "-2.25", "octaves", "3", "t", "0.5"};
+    query_args a = args(kv, 4);
+    route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1};
+    char err[ERRORS_MSG_MAX];
+    return api_point(&r, &a, rp, err, sizeof err);
+}
+
+static int op_points(http_reply *rp)
+{
+    static const char body[] = "{\"points\":[[0,0],[1.5,-2.5],[1e3,-1e-3],[7,8]]}";
+    query_args a = args(NULL, 0);
+    route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
+    char err[ERRORS_MSG_MAX];
+    return api_points(&r, &a, body, sizeof body - 1, rp, err, sizeof err);
+}
+
+static int op_tilejson(http_reply *rp)
+{
+    const char *kv[] = {"palette", "terrain", "warp", "0.5"};
+    query_args a = args(kv, 2);
+    route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1};
+    char err[ERRORS_MSG_MAX];
+    return api_tilejson(&r, &a, "http://127.0.0.1:8080", rp, err, sizeof err);
+}
+
+static int op_error(http_reply *rp)
+{
+    rp->resp = errors_response(ERR_BAD_REQUEST, "octaves must be an integer in 1..16, got '20'");
+    return rp->resp ? 0 : ERR_OVERLOADED;
+}
+
+static metrics *the_metrics;
+static int op_metrics(http_reply *rp)
+{
+    size_t len;
+    char *text = metrics_text(the_metrics, NULL, &len);
+    if (text == NULL)
+        return ERR_OVERLOADED;
+    rp->resp = MHD_create_response_from_buffer_with_free_callback(len, text, free);
+    return 0;
+}
+
+static void test_out_of_memory(void)
+{
+    the_metrics = metrics_create();
+    for (int i = 0; i < ROUTE_COUNT; i++)
+        for (unsigned s = 200; s < 600; s += 7)
+            metrics_count_request(the_metrics, (route_id)i, s);
+    each_failure("point", op_point, 0);
+    /* jansson's lexer reports a failed string allocation as a syntax error,
+     * so a body parsed under memory pressure may get 400 instead of 503. */
+    each_failure("points", op_points, ERR_BAD_JSON);
+    each_failure("tilejson", op_tilejson, 0);
+    each_failure("error body", op_error, 0);
+    each_failure("metrics", op_metrics, 0);
+    metrics_destroy(the_metrics);
+}
+
+static void test_points_shapes(void)
+{
+    static const struct { const char *body; int rc; } cases[] = {
+        {"{\"points\":[[0,0],[1,2]]}", 0},
+        {"{\"points\":[[0,0,1]]}", 0},
+        {"{\"points\":[]}", 0},
+        {"", ERR_BAD_JSON},
+        {"[]", ERR_BAD_JSON},
+        {"{\"points\":{}}", ERR_BAD_JSON},
+        {"{\"points\":[[0]]}", ERR_BAD_JSON},
+        {"{\"points\":[[0,0,0,0]]}", ERR_BAD_JSON},
+        {"{\"points\":[[0,0],[0,0,0]]}", ERR_BAD_JSON},
+        {"{\"points\":[[0,null]]}", ERR_BAD_JSON},
+        {"{\"points\":[[0,true]]}", ERR_BAD_JSON},
+        {"{\"points\":[[0,0]],\"x\":1}", ERR_BAD_JSON},
+        {"{\"points\":[[0,0]]} trailing", ERR_BAD_JSON},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        query_args a = args(NULL, 0);
+        route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
+        http_reply rp = {0};
+        char err[ERRORS_MSG_MAX] = "";
+        int rc = api_points(&r, &a, cases[i].body, strlen(cases[i].body), &rp, err, sizeof err);
+        CHECKF(rc == cases[i].rc, "%s -> %d (%s)", cases[i].body, rc, err);
+        CHECKF(rc != 0 || rp.status == 200, "%s", cases[i].body);
+        CHECKF(rc == 0 || err[0] != '\0', "%s: no message", cases[i].body);
+        done(&rp);
+    }
+}
+
+int main(void)
+{
+    /* jansson's allocations fail on cue too. */
+    json_set_alloc_funcs(failalloc_malloc, free);
+    RUN(test_points_shapes);
+    RUN(test_out_of_memory);
+    return t_done();
+}
