@@ -21,7 +21,8 @@ const char *config_usage(void)
            "\n"
            "  --bind ADDR     numeric IPv4/IPv6 address to listen on (default 127.0.0.1)\n"
            "  --port N        TCP port, 0..65535; 0 picks a free one (default 8080)\n"
-           "  --threads N     worker threads, 1..256 (default: number of cores)\n"
+           "  --threads N     worker threads, 1..256, 120 connections each\n"
+           "                  (default: number of cores, at least 16)\n"
            "  --cache-mb N    tile cache budget in MiB, 0..65536 (default 256)\n"
            "  --static DIR    serve the files of DIR at / (default: none)\n"
            "  --help          this text\n"
@@ -87,7 +88,9 @@ int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(cons
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    cfg->threads = cores < 1 ? 1 : cores > LIMIT_MAX_THREADS ? LIMIT_MAX_THREADS : (int)cores;
+    cfg->threads = cores < LIMIT_DEFAULT_THREADS_MIN ? LIMIT_DEFAULT_THREADS_MIN
+                   : cores > LIMIT_MAX_THREADS       ? LIMIT_MAX_THREADS
+                                                     : (int)cores;
     cfg->cache_mb = 256;
 
     for (size_t i = 0; env_get != NULL && i < sizeof names / sizeof names[0]; i++) {

@@ -11,6 +11,15 @@
  * beyond it are accepted and closed at once by libmicrohttpd. */
 #define LIMIT_CONNECTIONS_PER_THREAD 120
 
+/* Default --threads: at least this many epoll threads even on a small
+ * machine, because the per-thread limit above caps connections at
+ * threads * LIMIT_CONNECTIONS_PER_THREAD: 16 threads hold 1920 connections,
+ * enough for 1000 idle clients and 100 slow-loris clients to leave room for
+ * real ones (make slowtest). Idle threads cost nothing; a thread busy
+ * rendering a tile delays only its own connections. BENCHMARKS.md, "HTTP",
+ * compares thread counts and modes. */
+#define LIMIT_DEFAULT_THREADS_MIN 16
+
 /* Connections from one IP address, as a share of the daemon-wide limit
  * (numerator / denominator): one client cannot take every slot, a quarter
  * stays free for others. Loopback benchmarks share one address, so this is
@@ -23,6 +32,14 @@
  * slow-loris clients cannot hold slots forever (the library default is
  * "never"). */
 #define LIMIT_CONNECTION_TIMEOUT_S 30
+
+/* Seconds a connection has to deliver a complete request (headers and
+ * body), counted from its accept or from its previous response; then it is
+ * shut down (connguard.h). The idle timeout above is reset by every byte,
+ * so without this a slow-loris client sending a header byte every few
+ * seconds would hold its slot forever. Also ends idle keep-alive
+ * connections. */
+#define LIMIT_REQUEST_DEADLINE_S 10
 
 /* Bytes of memory per connection for the request line, headers and read
  * buffer (MHD_OPTION_CONNECTION_MEMORY_LIMIT). A request line or header

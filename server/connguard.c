@@ -1,0 +1,194 @@
+/* connguard.c: the request deadline (see connguard.h): a registry of open
+ * connections with the time each started waiting for a request, and a
+ * thread that shuts down the ones waiting too long. */
+#include "connguard.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <time.h>
+
+/* One open connection. waiting_since_ms: when it started owing us a request
+ * (0: it does not; a request is being answered). Written by the
+ * connection's thread, read by the sweeper. */
+typedef struct guard_entry {
+    struct guard_entry *prev, *next;
+    int fd;
+    atomic_llong waiting_since_ms;
+} guard_entry;
+
+struct connguard {
+    pthread_mutex_t lock;     /* the list, stop */
+    pthread_cond_t wake;
+    guard_entry *head;
+    int stop;
+    long long deadline_ms;
+    atomic_ullong closed;
+    pthread_t thread;
+};
+
+#define SWEEP_MS 250
+
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    long long ms = (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    return ms > 0 ? ms : 1; /* 0 means "not waiting" */
+}
+
+static void *sweeper(void *arg)
+{
+    connguard *g = arg;
+    pthread_mutex_lock(&g->lock);
+    while (!g->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += SWEEP_MS * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&g->wake, &g->lock, &until);
+        if (g->stop)
+            break;
+        long long now = now_ms();
+        unsigned n = 0;
+        /* Under the lock an entry's fd is still open: libmicrohttpd reports
+         * a connection closed (and we unlink it) before closing its socket.
+         * shutdown() wakes the connection's thread with end-of-file, and
+         * libmicrohttpd then closes and frees the connection itself. */
+        for (guard_entry *e = g->head; e != NULL; e = e->next) {
+            long long since = atomic_load(&e->waiting_since_ms);
+            if (since != 0 && now - since > g->deadline_ms &&
+                atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
+                shutdown(e->fd, SHUT_RDWR);
+                n++;
+            }
+        }
+        if (n > 0) {
+            atomic_fetch_add(&g->closed, n);
+            fprintf(stderr,
+                    "noisetile: closed %u connection(s) that sent no complete request "
+                    "within %lld ms\n",
+                    n, g->deadline_ms);
+        }
+    }
+    pthread_mutex_unlock(&g->lock);
+    return NULL;
+}
+
+connguard *connguard_create(int deadline_ms)
+{
+    connguard *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    g->deadline_ms = deadline_ms;
+    atomic_init(&g->closed, 0);
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        goto fail_attr;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    if (pthread_cond_init(&g->wake, &ca) != 0)
+        goto fail_cond;
+    if (pthread_mutex_init(&g->lock, NULL) != 0)
+        goto fail_mutex;
+    if (pthread_create(&g->thread, NULL, sweeper, g) != 0)
+        goto fail_thread;
+    pthread_condattr_destroy(&ca);
+    return g;
+
+fail_thread:
+    pthread_mutex_destroy(&g->lock);
+fail_mutex:
+    pthread_cond_destroy(&g->wake);
+fail_cond:
+    pthread_condattr_destroy(&ca);
+fail_attr:
+    free(g);
+    return NULL;
+}
+
+void connguard_destroy(connguard *g)
+{
+    if (g == NULL)
+        return;
+    pthread_mutex_lock(&g->lock);
+    g->stop = 1;
+    pthread_cond_signal(&g->wake);
+    pthread_mutex_unlock(&g->lock);
+    pthread_join(g->thread, NULL);
+    /* Entries left (none after MHD_stop_daemon) are freed with the list. */
+    while (g->head != NULL) {
+        guard_entry *e = g->head;
+        g->head = e->next;
+        free(e);
+    }
+    pthread_mutex_destroy(&g->lock);
+    pthread_cond_destroy(&g->wake);
+    free(g);
+}
+
+void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+                      enum MHD_ConnectionNotificationCode code)
+{
+    connguard *g = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        guard_entry *e = ci != NULL ? calloc(1, sizeof *e) : NULL;
+        *socket_context = e;
+        if (e == NULL)
+            return; /* out of memory: this connection has only the idle timeout */
+        e->fd = ci->connect_fd;
+        atomic_init(&e->waiting_since_ms, now_ms());
+        pthread_mutex_lock(&g->lock);
+        e->next = g->head;
+        if (g->head != NULL)
+            g->head->prev = e;
+        g->head = e;
+        pthread_mutex_unlock(&g->lock);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        guard_entry *e = *socket_context;
+        *socket_context = NULL;
+        if (e == NULL)
+            return;
+        pthread_mutex_lock(&g->lock);
+        if (e->prev != NULL)
+            e->prev->next = e->next;
+        else
+            g->head = e->next;
+        if (e->next != NULL)
+            e->next->prev = e->prev;
+        pthread_mutex_unlock(&g->lock);
+        free(e);
+    }
+}
+
+static guard_entry *entry_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci != NULL ? ci->socket_context : NULL;
+}
+
+void connguard_request_received(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e != NULL)
+        atomic_store(&e->waiting_since_ms, 0);
+}
+
+void connguard_request_done(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e != NULL)
+        atomic_store(&e->waiting_since_ms, now_ms());
+}
+
+unsigned long long connguard_closed(const connguard *g)
+{
+    return atomic_load(&g->closed);
+}

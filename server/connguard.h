@@ -1,0 +1,45 @@
+/* connguard.h: the request deadline: a connection must deliver a complete
+ * request (headers and body) within a fixed time of being accepted or of its
+ * previous response, or it is shut down. libmicrohttpd 0.9.75's connection
+ * timeout is an idle timeout that every received byte resets, so a
+ * slow-loris client sending one header byte every few seconds would keep its
+ * slot forever; this closes that gap (nginx's client_header_timeout does the
+ * same job). Idle keep-alive connections end after the same time.
+ *
+ * Usage: pass connguard_notify as MHD_OPTION_NOTIFY_CONNECTION with the
+ * guard as its closure, call connguard_request_received() when a request
+ * has been read completely and connguard_request_done() when its response
+ * is finished. A background thread sweeps the connections once a second. */
+#ifndef CONNGUARD_H
+#define CONNGUARD_H
+
+#include <microhttpd.h>
+
+typedef struct connguard connguard;
+
+/* Starts the sweeping thread. deadline_ms: how long a connection may take to
+ * deliver a request. Returns NULL on failure (out of memory or no thread).
+ * Free with connguard_destroy() after MHD_stop_daemon(). */
+connguard *connguard_create(int deadline_ms);
+
+/* Stops the thread and frees the guard. connguard_destroy(NULL) does
+ * nothing. Every connection must have been closed (MHD_stop_daemon). */
+void connguard_destroy(connguard *g);
+
+/* MHD_NotifyConnectionCallback: registers a new connection (its deadline
+ * starts now) and unregisters a closed one. cls is the connguard. */
+void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+                      enum MHD_ConnectionNotificationCode code);
+
+/* The connection has delivered a whole request: no deadline until the
+ * response is done. Safe on connections the guard does not know. */
+void connguard_request_received(struct MHD_Connection *conn);
+
+/* The connection's response is finished (or abandoned): the deadline for
+ * its next request starts now. */
+void connguard_request_done(struct MHD_Connection *conn);
+
+/* Connections shut down for missing their deadline since creation. */
+unsigned long long connguard_closed(const connguard *g);
+
+#endif
