@@ -1,5 +1,6 @@
 /* pngenc.h: PNG encoding of 8-bit gray, indexed and RGB images into a
- * memory buffer, through libpng, with settings chosen for tile serving.
+ * memory buffer, with settings chosen for tile serving: through libpng and
+ * zlib, or (the tile default) with the image data compressed by fastz.h.
  *
  * Output bytes depend only on the pixels, the palette and the settings: no
  * time chunk, no text chunk, no uninitialised bytes, so the same tile always
