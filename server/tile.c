@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "errors.h"
+#include "failalloc.h"
 #include "render.h"
 
 struct tile_service {
@@ -56,7 +57,8 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     metrics_observe_render(f->t->metrics, (double)(t1.tv_sec - t0.tv_sec) +
                                               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     struct MHD_Response *resp =
-        MHD_create_response_from_buffer_with_free_callback(size, png, free);
+        failalloc_fail_here() ? NULL
+                              : MHD_create_response_from_buffer_with_free_callback(size, png, free);
     if (resp == NULL) {
         free(png);
         return RENDER_ENOMEM;
@@ -175,7 +177,9 @@ int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
     if (tile_etag_matches(inm, etag)) {
         /* The client has these bytes: answer from the request alone, no
          * render, no cache traffic. */
-        out->resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        out->resp = failalloc_fail_here() ? NULL
+                                          : MHD_create_response_from_buffer(
+                                                0, (void *)"", MHD_RESPMEM_PERSISTENT);
         if (out->resp == NULL)
             return ERR_OVERLOADED;
         MHD_add_response_header(out->resp, "ETag", etag);
