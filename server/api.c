@@ -53,16 +53,20 @@ static json_t *params_object(const noise_spec *spec)
         *eq = '\0';
         const char *name = pair, *value = eq + 1;
         json_t *v = NULL;
+        int numeric = 0;
         for (size_t i = 0; i < n_params; i++) {
             if (strcmp(params[i].name, name) != 0)
                 continue;
+            numeric = params[i].type != NOISE_PARAM_ENUM;
             if (params[i].type == NOISE_PARAM_INTEGER)
                 v = json_integer(strtoll(value, NULL, 10));
             else if (params[i].type == NOISE_PARAM_NUMBER)
                 v = json_real(strtod(value, NULL));
             break;
         }
-        if (v == NULL)
+        /* A number whose json_t could not be allocated stays NULL (and fails
+         * below), it does not become a string. */
+        if (!numeric)
             v = json_string(value);
         if (json_object_set_new(obj, name, v) != 0) {
             json_decref(obj);
