@@ -330,7 +330,10 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
         break;
     }
     switch (r.id) {
-    case ROUTE_TILE: return tile_handle(s->tiles, conn, &r, &q, out, err, err_size);
+    case ROUTE_TILE:
+        return tile_handle(s->tiles,
+                           MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match"),
+                           &r, &q, out, err, err_size);
     case ROUTE_POINT: return api_point(&r, &q, out, err, err_size);
     case ROUTE_POINTS:
         return api_points(&r, &q, rq->body ? rq->body : "", rq->body_len, out, err, err_size);

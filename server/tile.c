@@ -159,8 +159,8 @@ int tile_etag_matches(const char *inm, const char *etag)
     }
 }
 
-int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
-                const query_args *q, http_reply *out, char *err, size_t err_size)
+int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
+                http_reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
@@ -173,7 +173,6 @@ int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
     }
     tile_etag(key, etag, sizeof etag);
 
-    const char *inm = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
     if (tile_etag_matches(inm, etag)) {
         /* The client has these bytes: answer from the request alone, no
          * render, no cache traffic. */

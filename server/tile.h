@@ -25,9 +25,10 @@ void tile_service_destroy(tile_service *t);
 cache *tile_service_cache(tile_service *t);
 
 /* Answers GET/HEAD of tile route r with query q: 200 with the PNG (a shared
- * response held by out->entry), or 304 when If-None-Match matches. Returns
- * 0 and fills *out; or an ERR_* code with a message in err. */
-int tile_handle(tile_service *t, struct MHD_Connection *conn, const route *r,
+ * response held by out->entry), or 304 when if_none_match (the request's
+ * If-None-Match header, NULL if absent) matches. Returns 0 and fills *out;
+ * or an ERR_* code with a message in err (ERR_OVERLOADED out of memory). */
+int tile_handle(tile_service *t, const char *if_none_match, const route *r,
                 const query_args *q, http_reply *out, char *err, size_t err_size);
 
 /* The canonical request text of a tile, used as cache key and hashed into
