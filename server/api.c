@@ -125,10 +125,13 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
         return rc;
     json_error_t jerr;
     memset(&jerr, 0, sizeof jerr);
+    unsigned long nomem = failalloc_thread_failures();
     json_t *doc = json_loadb(body, body_len, JSON_REJECT_DUPLICATES, &jerr);
-    /* jansson reports most allocation failures with no error text (and
-     * some, inside the lexer, as a syntax error we cannot tell apart). */
-    if (doc == NULL && (json_error_code(&jerr) == json_error_out_of_memory || jerr.text[0] == '\0'))
+    /* jansson reports most allocation failures with no error text, and
+     * some, inside the lexer, as a syntax error: the allocator's count of
+     * failures on this thread tells those apart. */
+    if (doc == NULL && (json_error_code(&jerr) == json_error_out_of_memory ||
+                        jerr.text[0] == '\0' || failalloc_thread_failures() != nomem))
         return ERR_OVERLOADED;
     if (doc == NULL) {
         snprintf(err, err_size, "request body is not valid JSON: %s at line %d column %d",

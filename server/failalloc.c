@@ -24,24 +24,41 @@ static int should_fail(void)
     return 0;
 }
 
+/* NULLs handed out on this thread, armed or real (failalloc_thread_failures). */
+static _Thread_local unsigned long thread_failures;
+
+static void *counted(void *p, size_t size)
+{
+    if (p == NULL && size > 0)
+        thread_failures++;
+    return p;
+}
+
 void *failalloc_malloc(size_t size)
 {
-    return should_fail() ? NULL : malloc(size);
+    return counted(should_fail() ? NULL : malloc(size), size);
 }
 
 void *failalloc_calloc(size_t n, size_t size)
 {
-    return should_fail() ? NULL : calloc(n, size);
+    return counted(should_fail() ? NULL : calloc(n, size), n * size);
 }
 
 void *failalloc_realloc(void *p, size_t size)
 {
-    return should_fail() ? NULL : realloc(p, size);
+    return counted(should_fail() ? NULL : realloc(p, size), size);
 }
 
 int failalloc_fail_here(void)
 {
-    return should_fail();
+    int fail = should_fail();
+    thread_failures += (unsigned long)fail;
+    return fail;
+}
+
+unsigned long failalloc_thread_failures(void)
+{
+    return thread_failures;
 }
 
 void failalloc_arm(long nth)

@@ -23,6 +23,12 @@ void *failalloc_realloc(void *p, size_t size);
  * returned NULL; else 0. */
 int failalloc_fail_here(void);
 
+/* How many times the wrappers (and failalloc_fail_here) failed on the
+ * calling thread so far, armed or really out of memory. For libraries that
+ * report an allocation failure as some other error (jansson's parser calls
+ * some of them a syntax error): compare the count before and after. */
+unsigned long failalloc_thread_failures(void);
+
 /* Makes the nth wrapper call from now (1-based) fail, once; 0 disarms.
  * Resets the call counter. */
 void failalloc_arm(long nth);
