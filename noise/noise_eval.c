@@ -18,12 +18,13 @@
 typedef struct ne_layer ne_layer;
 
 /* Base noise of octave k of a layer at n points (plane coordinates xs, and
- * ys[i] or the row's y; t): noise value and noise-space gradient (3 per
- * sample, the third 0 in 2D). g may be NULL (values only). */
+ * ys[i] or the row's y; t): noise value v[i] and noise-space gradient
+ * g[0][i], g[1][i] (and g[2][i] in 3D); the _v variants leave g alone. */
+typedef double ne_grad[3][NE_CHUNK];
 typedef void (*ne_row_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                          double *v, double *g);
+                          double *v, ne_grad g);
 typedef void (*ne_pts_fn)(const ne_layer *L, int k, int n, const double *xs, const double *ys, double t,
-                          double *v, double *g);
+                          double *v, ne_grad g);
 
 typedef struct {
     ne_row_fn row_v, row_g;
@@ -32,6 +33,7 @@ typedef struct {
 
 struct ne_layer {
     const ne_base *base;
+    int d3;
     noise_fractal fractal;
     int n_oct;
     uint32_t seed[NE_MAX_OCTAVES];
@@ -93,9 +95,9 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[512])
 #define NE_PERM (L->perm[k])
 
 /* Defines name_row_v/_row_g/_pts_v/_pts_g from EXPR(qx, qy, qz, want, gd). */
-#define NE_DEFINE_LOOPS(name, EXPR)                                                                   \
+#define NE_DEFINE_LOOPS(name, EXPR, D3)                                                               \
     static void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys,     \
-                             double t, double *v, double *g)                                          \
+                             double t, double *v, ne_grad g)                                          \
     {                                                                                                 \
         (void)g;                                                                                      \
         double f = L->freq[k], qz = t * f;                                                            \
@@ -105,19 +107,20 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[512])
         }                                                                                             \
     }                                                                                                 \
     static void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys,     \
-                             double t, double *v, double *g)                                          \
+                             double t, double *v, ne_grad g)                                          \
     {                                                                                                 \
         double f = L->freq[k], qz = t * f;                                                            \
         for (int i = 0; i < n; i++) {                                                                 \
-            double qx = xs[i] * f, qy = ys[i] * f, gd[3] = { 0, 0, 0 };                               \
+            double qx = xs[i] * f, qy = ys[i] * f, gd[3];                                             \
             v[i] = EXPR(qx, qy, qz, 1, gd);                                                           \
-            g[3 * i] = gd[0];                                                                         \
-            g[3 * i + 1] = gd[1];                                                                     \
-            g[3 * i + 2] = gd[2];                                                                     \
+            g[0][i] = gd[0];                                                                          \
+            g[1][i] = gd[1];                                                                          \
+            if (D3)                                                                                   \
+                g[2][i] = gd[2];                                                                      \
         }                                                                                             \
     }                                                                                                 \
-    __attribute__((unused)) static void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y, double t,   \
-                             double *v, double *g)                                                    \
+    __attribute__((unused)) static void name##_row_v(const ne_layer *L, int k, int n, const double *xs, \
+                                                     double y, double t, double *v, ne_grad g)        \
     {                                                                                                 \
         (void)g;                                                                                      \
         double f = L->freq[k], qy = y * f, qz = t * f;                                                \
@@ -126,16 +129,17 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[512])
             v[i] = EXPR(qx, qy, qz, 0, NULL);                                                         \
         }                                                                                             \
     }                                                                                                 \
-    __attribute__((unused)) static void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y, double t,   \
-                             double *v, double *g)                                                    \
+    __attribute__((unused)) static void name##_row_g(const ne_layer *L, int k, int n, const double *xs, \
+                                                     double y, double t, double *v, ne_grad g)        \
     {                                                                                                 \
         double f = L->freq[k], qy = y * f, qz = t * f;                                                \
         for (int i = 0; i < n; i++) {                                                                 \
-            double qx = xs[i] * f, gd[3] = { 0, 0, 0 };                                               \
+            double qx = xs[i] * f, gd[3];                                                             \
             v[i] = EXPR(qx, qy, qz, 1, gd);                                                           \
-            g[3 * i] = gd[0];                                                                         \
-            g[3 * i + 1] = gd[1];                                                                     \
-            g[3 * i + 2] = gd[2];                                                                     \
+            g[0][i] = gd[0];                                                                          \
+            g[1][i] = gd[1];                                                                          \
+            if (D3)                                                                                   \
+                g[2][i] = gd[2];                                                                      \
         }                                                                                             \
     }
 
@@ -153,36 +157,48 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[512])
 #define E_IMPROVED2(x, y, z, w, g) ((void)(z), nk_improved3(NE_PERM, x, y, 0.0, w, g))
 #define E_IMPROVED3(x, y, z, w, g) nk_improved3(NE_PERM, x, y, z, w, g)
 
-NE_DEFINE_LOOPS(value_sq2, E_VALUE_SQ2)
-NE_DEFINE_LOOPS(perlin_sq2, E_PERLIN_SQ2)
-NE_DEFINE_LOOPS(value_sq3, E_VALUE_SQ3)
-NE_DEFINE_LOOPS(perlin_sq3, E_PERLIN_SQ3)
-NE_DEFINE_LOOPS(value_tri2, E_VALUE_TRI2)
-NE_DEFINE_LOOPS(perlin_tri2, E_PERLIN_TRI2)
-NE_DEFINE_LOOPS(simplex_tri2, E_SIMPLEX_TRI2)
-NE_DEFINE_LOOPS(value_tet3, E_VALUE_TET3)
-NE_DEFINE_LOOPS(perlin_tet3, E_PERLIN_TET3)
-NE_DEFINE_LOOPS(simplex_tet3, E_SIMPLEX_TET3)
-NE_DEFINE_LOOPS(improved2, E_IMPROVED2)
-NE_DEFINE_LOOPS(improved3, E_IMPROVED3)
+NE_DEFINE_LOOPS(value_sq2, E_VALUE_SQ2, 0)
+NE_DEFINE_LOOPS(perlin_sq2, E_PERLIN_SQ2, 0)
+NE_DEFINE_LOOPS(value_sq3, E_VALUE_SQ3, 1)
+NE_DEFINE_LOOPS(perlin_sq3, E_PERLIN_SQ3, 1)
+NE_DEFINE_LOOPS(value_tri2, E_VALUE_TRI2, 0)
+NE_DEFINE_LOOPS(perlin_tri2, E_PERLIN_TRI2, 0)
+NE_DEFINE_LOOPS(simplex_tri2, E_SIMPLEX_TRI2, 0)
+NE_DEFINE_LOOPS(value_tet3, E_VALUE_TET3, 1)
+NE_DEFINE_LOOPS(perlin_tet3, E_PERLIN_TET3, 1)
+NE_DEFINE_LOOPS(simplex_tet3, E_SIMPLEX_TET3, 1)
+NE_DEFINE_LOOPS(improved2, E_IMPROVED2, 0)
+NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
 
 /* Rows of the 2D square lattice share the row's y work (cell row, fade)
  * and the corner hashes while x stays in a cell; the right corners of one
- * cell become the left corners of the next. */
-NK_INLINE void ne_sq2_row(int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
-                          double y, double *v, double *g)
+ * cell become the left corners of the next. Sample i is at plane x =
+ * xs[i], or x0 + i * step when xs is NULL. Output: doubles v, g (noise
+ * units), or with `to_float` the finished one-octave fbm field straight
+ * into the caller's floats (gradient (af * g) / sum, as ne_layer_eval). */
+NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n,
+                          const double *xs, double x0, double step, double y, double *v, ne_grad g, float *fv,
+                          float *fg)
 {
     uint32_t s = nl_seed(L->seed[k]);
     double f = L->freq[k], ty;
     uint64_t j = nl_floor(y * f, &ty);
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
+    double af = L->amp_freq[0], sum = L->amp_sum;
+    int scaled = af != 1.0 || sum != 1.0;
     uint64_t ci = 0;
     int have = 0;
     uint32_t ha = 0, hb = 0, hc = 0, hd = 0;
+    nk_cell2 c = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    /* [lo, hi): the current cell, when it is exact in doubles; inside it
+     * the fraction is x - lo + 0.0, which is what nl_floor computes */
+    double lo = 1.0, hi = 0.0;
     for (int i = 0; i < n; i++) {
-        double tx, gd[2];
-        uint64_t ii = nl_floor(xs[i] * f, &tx);
-        if (!have || ii != ci) {
+        double x = (xs ? xs[i] : x0 + (double)i * step) * f, tx, gd[2];
+        if (x >= lo && x < hi) {
+            tx = x - lo + 0.0;
+        } else {
+            uint64_t ii = nl_floor(x, &tx);
             if (have && ii == ci + 1) {
                 ha = hc;
                 hb = hd;
@@ -192,42 +208,85 @@ NK_INLINE void ne_sq2_row(int mode, int want_grad, const ne_layer *L, int k, int
             nk_sq2_column(s, ii + 1, j, &hc, &hd);
             ci = ii;
             have = 1;
+            double flo = (double)(int64_t)ii;
+            if (fabs(x) < 4503599627370496.0 && flo == x - tx) {
+                lo = flo;
+                hi = flo + 1.0;
+            } else {
+                lo = 1.0; /* empty: every sample takes nl_floor */
+                hi = 0.0;
+            }
+            if (mode == NK_MODE_VALUE)
+                nk_value2_cell(ha, hb, hc, hd, sy, dsy, want_grad, &c);
+            else
+                nk_perlin2_cell(ha, hb, hc, hd, ty, sy, dsy, want_grad, &c);
         }
+        double val;
         if (mode == NK_MODE_VALUE)
-            v[i] = nk_value2_blend(ha, hb, hc, hd, tx, sy, dsy, want_grad, gd);
+            val = nk_value2_sample(&c, tx, want_grad, gd);
         else
-            v[i] = nk_perlin2_blend(ha, hb, hc, hd, tx, ty, sy, dsy, want_grad, gd);
-        if (want_grad) {
-            g[3 * i] = gd[0];
-            g[3 * i + 1] = gd[1];
-            g[3 * i + 2] = 0;
+            val = nk_perlin2_sample(&c, tx, want_grad, gd);
+        if (!to_float) {
+            v[i] = val;
+            if (want_grad) {
+                g[0][i] = gd[0];
+                g[1][i] = gd[1];
+            }
+        } else {
+            fv[i] = (float)val;
+            if (want_grad) {
+                if (scaled) {
+                    gd[0] = (af * gd[0]) / sum;
+                    gd[1] = (af * gd[1]) / sum;
+                }
+                fg[2 * i] = (float)gd[0];
+                fg[2 * i + 1] = (float)gd[1];
+            }
         }
     }
 }
 
+typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg);
+
+static void value_sq2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
+{
+    if (fg)
+        ne_sq2_row(NK_MODE_VALUE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);
+    else
+        ne_sq2_row(NK_MODE_VALUE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);
+}
+
+static void perlin_sq2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
+{
+    if (fg)
+        ne_sq2_row(NK_MODE_PERLIN, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);
+    else
+        ne_sq2_row(NK_MODE_PERLIN, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);
+}
+
 static void value_sq2_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                double *v, double *g)
+                                double *v, ne_grad g)
 {
     (void)t;
-    ne_sq2_row(NK_MODE_VALUE, 0, L, k, n, xs, y, v, g);
+    ne_sq2_row(NK_MODE_VALUE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
 }
 static void value_sq2_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                double *v, double *g)
+                                double *v, ne_grad g)
 {
     (void)t;
-    ne_sq2_row(NK_MODE_VALUE, 1, L, k, n, xs, y, v, g);
+    ne_sq2_row(NK_MODE_VALUE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
 }
 static void perlin_sq2_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                 double *v, double *g)
+                                 double *v, ne_grad g)
 {
     (void)t;
-    ne_sq2_row(NK_MODE_PERLIN, 0, L, k, n, xs, y, v, g);
+    ne_sq2_row(NK_MODE_PERLIN, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
 }
 static void perlin_sq2_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                 double *v, double *g)
+                                 double *v, ne_grad g)
 {
     (void)t;
-    ne_sq2_row(NK_MODE_PERLIN, 1, L, k, n, xs, y, v, g);
+    ne_sq2_row(NK_MODE_PERLIN, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
 }
 
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g }
@@ -262,6 +321,7 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
     int kind = (unsigned)spec->kind < NOISE_KIND_COUNT ? (int)spec->kind : NOISE_VALUE;
     int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
     L->base = &ne_bases[kind][lattice][d3 ? 1 : 0];
+    L->d3 = d3 != 0;
     L->fractal = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? spec->fractal : NOISE_FBM;
     int n = spec->octaves < 1 ? 1 : spec->octaves > NE_MAX_OCTAVES ? NE_MAX_OCTAVES : spec->octaves;
     L->n_oct = n;
@@ -299,128 +359,126 @@ static void ne_field_init(ne_field *F, const noise_spec *spec, int d3, double t)
 
 /* ---- fractal accumulation (shared by points and grids) ---- */
 
+/* The layer's sum over octaves at up to NE_CHUNK points, gradients in plane
+ * units; w, wg: the ridged weight for the next octave and its gradient. */
 typedef struct {
-    double v, g[3];
-    double w, wg[3]; /* ridged: weight for the next octave and its gradient */
+    double v[NE_CHUNK];
+    ne_grad g;
+    double w[NE_CHUNK];
+    ne_grad wg;
 } ne_acc;
 
-static inline void ne_acc_init(ne_acc *a)
-{
-    memset(a, 0, sizeof *a);
-    a->w = 1.0;
-}
-
-/* Adds octave k's noise n (noise-space gradient ng) to the sum. */
-NK_INLINE void ne_acc_octave(ne_acc *a, noise_fractal fractal, int want_grad, const ne_layer *L, int k,
-                             double n, const double *ng)
-{
-    double amp = L->amp[k];
-    if (fractal == NOISE_FBM) {
-        a->v += amp * n;
-        if (want_grad) {
-            double af = L->amp_freq[k];
-            for (int c = 0; c < 3; c++)
-                a->g[c] += af * ng[c];
-        }
-    } else if (fractal == NOISE_TURBULENCE) {
-        double s = n < 0 ? -1.0 : 1.0;
-        a->v += amp * (s * n);
-        if (want_grad) {
-            double af = s * L->amp_freq[k];
-            for (int c = 0; c < 3; c++)
-                a->g[c] += af * ng[c];
-        }
-    } else {
-        double s = n < 0 ? -1.0 : 1.0;
-        double r = 1.0 - s * n;
-        double sig = r * r * a->w;
-        double w2 = sig * 2.0;
-        a->v += amp * sig;
-        if (want_grad) {
-            double dsig[3];
-            double kk = -2.0 * r * s * a->w * L->freq[k];
-            for (int c = 0; c < 3; c++) {
-                dsig[c] = kk * ng[c] + (r * r) * a->wg[c];
-                a->g[c] += amp * dsig[c];
-            }
-            for (int c = 0; c < 3; c++)
-                a->wg[c] = w2 < 1.0 ? 2.0 * dsig[c] : 0.0;
-        }
-        a->w = w2 < 1.0 ? w2 : 1.0;
-    }
-}
-
-/* Maps the sum to [-1, 1]; returns the value and scales the gradient. */
-static inline double ne_acc_finish(ne_acc *a, noise_fractal fractal, const ne_layer *L, int want_grad)
-{
-    if (fractal == NOISE_FBM) {
-        if (want_grad)
-            for (int c = 0; c < 3; c++)
-                a->g[c] = a->g[c] / L->amp_sum;
-        return a->v / L->amp_sum;
-    }
-    if (want_grad)
-        for (int c = 0; c < 3; c++)
-            a->g[c] = 2.0 * a->g[c] / L->amp_sum;
-    return 2.0 * a->v / L->amp_sum - 1.0;
-}
-
-/* One layer at n points (xs, ys plane coordinates; ys NULL: every point at
- * y = row_y on a row). out_g gets 3 per point (plane units), may be NULL. */
+/* One layer at n <= NE_CHUNK points (xs, and ys or every point at y =
+ * row_y). out_g: NULL for values only; plane-unit gradient otherwise. */
 static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const double *ys, double row_y, double t,
-                          double *out_v, double *out_g)
+                          double *out_v, ne_grad out_g)
 {
-    double nv[NE_CHUNK], ng[3 * NE_CHUNK];
-    ne_acc acc[NE_CHUNK];
-    int want = out_g != NULL;
-    for (int i0 = 0; i0 < n; i0 += NE_CHUNK) {
-        int m = n - i0 < NE_CHUNK ? n - i0 : NE_CHUNK;
-        for (int i = 0; i < m; i++)
-            ne_acc_init(&acc[i]);
-        for (int k = 0; k < L->n_oct; k++) {
-            if (ys)
-                (want ? L->base->pts_g : L->base->pts_v)(L, k, m, xs + i0, ys + i0, t, nv, ng);
-            else
-                (want ? L->base->row_g : L->base->row_v)(L, k, m, xs + i0, row_y, t, nv, ng);
-            switch (L->fractal * 2 + want) {
-            case NOISE_FBM * 2:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_FBM, 0, L, k, nv[i], NULL);
-                break;
-            case NOISE_FBM * 2 + 1:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_FBM, 1, L, k, nv[i], ng + 3 * i);
-                break;
-            case NOISE_TURBULENCE * 2:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_TURBULENCE, 0, L, k, nv[i], NULL);
-                break;
-            case NOISE_TURBULENCE * 2 + 1:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_TURBULENCE, 1, L, k, nv[i], ng + 3 * i);
-                break;
-            case NOISE_RIDGED * 2:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_RIDGED, 0, L, k, nv[i], NULL);
-                break;
-            default:
-                for (int i = 0; i < m; i++) ne_acc_octave(&acc[i], NOISE_RIDGED, 1, L, k, nv[i], ng + 3 * i);
-                break;
-            }
-        }
-        for (int i = 0; i < m; i++) {
-            out_v[i0 + i] = ne_acc_finish(&acc[i], L->fractal, L, want);
+    int want = out_g != NULL, nc = L->d3 ? 3 : 2;
+    if (L->n_oct == 1 && L->fractal == NOISE_FBM) {
+        /* one octave of fbm is the base field: (1 * n) / 1 */
+        if (ys)
+            (want ? L->base->pts_g : L->base->pts_v)(L, 0, n, xs, ys, t, out_v, out_g);
+        else
+            (want ? L->base->row_g : L->base->row_v)(L, 0, n, xs, row_y, t, out_v, out_g);
+        /* (af * g) / sum, skipping the exact no-ops (x * 1, x / 1) */
+        double af = L->amp_freq[0], sum = L->amp_sum;
+        if (want && (af != 1.0 || sum != 1.0))
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < n; i++)
+                    out_g[c][i] = (af * out_g[c][i]) / sum;
+        return;
+    }
+    ne_acc a;
+    double nv[NE_CHUNK];
+    ne_grad ng;
+    for (int i = 0; i < n; i++) {
+        a.v[i] = 0;
+        a.w[i] = 1.0;
+    }
+    if (want)
+        for (int c = 0; c < nc; c++)
+            for (int i = 0; i < n; i++)
+                a.g[c][i] = a.wg[c][i] = 0;
+    for (int k = 0; k < L->n_oct; k++) {
+        if (ys)
+            (want ? L->base->pts_g : L->base->pts_v)(L, k, n, xs, ys, t, nv, ng);
+        else
+            (want ? L->base->row_g : L->base->row_v)(L, k, n, xs, row_y, t, nv, ng);
+        double amp = L->amp[k], af = L->amp_freq[k], freq = L->freq[k];
+        switch (L->fractal) {
+        case NOISE_FBM:
+            for (int i = 0; i < n; i++)
+                a.v[i] += amp * nv[i];
             if (want)
-                memcpy(out_g + 3 * (i0 + i), acc[i].g, sizeof acc[i].g);
+                for (int c = 0; c < nc; c++)
+                    for (int i = 0; i < n; i++)
+                        a.g[c][i] += af * ng[c][i];
+            break;
+        case NOISE_TURBULENCE:
+            /* |n|: the gradient flips sign with n */
+            for (int i = 0; i < n; i++) {
+                double s = nv[i] < 0 ? -1.0 : 1.0;
+                a.v[i] += amp * (s * nv[i]);
+                if (want) {
+                    double sf = s * af;
+                    for (int c = 0; c < nc; c++)
+                        a.g[c][i] += sf * ng[c][i];
+                }
+            }
+            break;
+        default:
+            /* Musgrave's ridged multifractal: signal = (1 - |n|)^2 * w,
+             * w = clamp(2 * previous signal, 0, 1), exact gradient through
+             * the weight (0 where the clamp holds) */
+            for (int i = 0; i < n; i++) {
+                double s = nv[i] < 0 ? -1.0 : 1.0;
+                double r = 1.0 - s * nv[i];
+                double w = a.w[i];
+                double sig = r * r * w;
+                double w2 = sig * 2.0;
+                a.v[i] += amp * sig;
+                if (want) {
+                    double kk = -2.0 * r * s * w * freq;
+                    for (int c = 0; c < nc; c++) {
+                        double dsig = kk * ng[c][i] + (r * r) * a.wg[c][i];
+                        a.g[c][i] += amp * dsig;
+                        a.wg[c][i] = w2 < 1.0 ? 2.0 * dsig : 0.0;
+                    }
+                }
+                a.w[i] = w2 < 1.0 ? w2 : 1.0;
+            }
+            break;
         }
+    }
+    double sum = L->amp_sum;
+    if (L->fractal == NOISE_FBM) {
+        for (int i = 0; i < n; i++)
+            out_v[i] = a.v[i] / sum;
+        if (want)
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < n; i++)
+                    out_g[c][i] = a.g[c][i] / sum;
+    } else {
+        /* sum |n| or the signals lie in [0, sum]: map to [-1, 1] */
+        for (int i = 0; i < n; i++)
+            out_v[i] = 2.0 * a.v[i] / sum - 1.0;
+        if (want)
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < n; i++)
+                    out_g[c][i] = 2.0 * a.g[c][i] / sum;
     }
 }
 
 /* The whole field (warp included) at n <= NE_CHUNK points. */
 static void ne_field_eval(const ne_field *F, int n, const double *xs, const double *ys, double row_y,
-                          double *out_v, double *out_g)
+                          double *out_v, ne_grad out_g)
 {
     if (F->n_layers == 1) {
         ne_layer_eval(&F->layer[0], n, xs, ys, row_y, F->t, out_v, out_g);
         return;
     }
-    double w1[NE_CHUNK], w2[NE_CHUNK], g1[3 * NE_CHUNK], g2[3 * NE_CHUNK];
-    double px[NE_CHUNK], py[NE_CHUNK], g0[3 * NE_CHUNK];
+    double w1[NE_CHUNK], w2[NE_CHUNK], px[NE_CHUNK], py[NE_CHUNK];
+    ne_grad g0, g1, g2;
     int want = out_g != NULL;
     ne_layer_eval(&F->layer[1], n, xs, ys, row_y, F->t, w1, want ? g1 : NULL);
     ne_layer_eval(&F->layer[2], n, xs, ys, row_y, F->t, w2, want ? g2 : NULL);
@@ -433,11 +491,12 @@ static void ne_field_eval(const ne_field *F, int n, const double *xs, const doub
         return;
     double a = F->warp;
     for (int i = 0; i < n; i++) {
-        const double *d0 = g0 + 3 * i, *d1 = g1 + 3 * i, *d2 = g2 + 3 * i;
-        /* J = I + warp * [dw1; dw2] in the x and y rows; grad = J^T grad0 */
-        out_g[3 * i] = d0[0] * (1.0 + a * d1[0]) + d0[1] * (a * d2[0]);
-        out_g[3 * i + 1] = d0[0] * (a * d1[1]) + d0[1] * (1.0 + a * d2[1]);
-        out_g[3 * i + 2] = d0[0] * (a * d1[2]) + d0[1] * (a * d2[2]) + d0[2];
+        /* p' = p + warp (w1, w2): grad = J^T grad0, J = I + warp [dw1; dw2] */
+        double d0x = g0[0][i], d0y = g0[1][i];
+        out_g[0][i] = d0x * (1.0 + a * g1[0][i]) + d0y * (a * g2[0][i]);
+        out_g[1][i] = d0x * (a * g1[1][i]) + d0y * (1.0 + a * g2[1][i]);
+        if (F->d3)
+            out_g[2][i] = d0x * (a * g1[2][i]) + d0y * (a * g2[2][i]) + g0[2][i];
     }
 }
 
@@ -449,13 +508,14 @@ double noise_eval_point(const noise_spec *spec, const double *p, int dims, doubl
     int d3 = dims == 3 || spec->has_t;
     double t = dims == 3 ? p[2] : spec->t;
     ne_field_init(&F, spec, d3, t);
-    double v, g[3];
-    ne_field_eval(&F, 1, &p[0], &p[1], 0.0, &v, grad ? g : NULL);
+    double v;
+    ne_grad gbuf; /* chunk-sized; the point is column 0 */
+    ne_field_eval(&F, 1, &p[0], &p[1], 0.0, &v, grad ? gbuf : NULL);
     if (grad) {
-        grad[0] = g[0];
-        grad[1] = g[1];
+        grad[0] = gbuf[0][0];
+        grad[1] = gbuf[1][0];
         if (d3)
-            grad[2] = g[2];
+            grad[2] = gbuf[2][0];
     }
     if (n_grad)
         *n_grad = d3 ? 3 : 2;
@@ -465,24 +525,24 @@ double noise_eval_point(const noise_spec *spec, const double *p, int dims, doubl
 void noise_eval_points(const noise_spec *spec, size_t n_points, const double *points, int dims,
                        double *out_values, double *out_grads)
 {
+    ne_field F;
+    ne_grad g;
     if (dims == 3) {
         /* t varies per point: one field set-up, one point at a time */
-        ne_field F;
         ne_field_init(&F, spec, 1, 0.0);
         for (size_t i = 0; i < n_points; i++) {
             const double *p = points + 3 * i;
-            double g[3];
             F.t = p[2];
             ne_field_eval(&F, 1, &p[0], &p[1], 0.0, &out_values[i], out_grads ? g : NULL);
             if (out_grads)
-                memcpy(out_grads + 3 * i, g, sizeof g);
+                for (int c = 0; c < 3; c++)
+                    out_grads[3 * i + c] = g[c][0];
         }
         return;
     }
-    ne_field F;
     int d3 = spec->has_t != 0, gn = d3 ? 3 : 2;
     ne_field_init(&F, spec, d3, spec->t);
-    double xs[NE_CHUNK], ys[NE_CHUNK], g[3 * NE_CHUNK];
+    double xs[NE_CHUNK], ys[NE_CHUNK];
     for (size_t i0 = 0; i0 < n_points; i0 += NE_CHUNK) {
         int m = n_points - i0 < NE_CHUNK ? (int)(n_points - i0) : NE_CHUNK;
         for (int i = 0; i < m; i++) {
@@ -493,7 +553,7 @@ void noise_eval_points(const noise_spec *spec, size_t n_points, const double *po
         if (out_grads)
             for (int i = 0; i < m; i++)
                 for (int c = 0; c < gn; c++)
-                    out_grads[(i0 + i) * gn + c] = g[3 * i + c];
+                    out_grads[(i0 + i) * gn + c] = g[c][i];
     }
 }
 
@@ -504,7 +564,21 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, 
         return;
     ne_field F;
     ne_field_init(&F, spec, spec->has_t != 0, spec->t);
-    double xs[NE_CHUNK], v[NE_CHUNK], g[3 * NE_CHUNK];
+    const ne_layer *L = &F.layer[0];
+    ne_float_row_fn float_row = NULL;
+    if (F.n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F.d3 && spec->lattice == NOISE_SQUARE)
+        float_row = spec->kind == NOISE_VALUE ? value_sq2_floatrow
+                  : spec->kind == NOISE_PERLIN ? perlin_sq2_floatrow : NULL;
+    if (float_row) {
+        /* the base field straight into the caller's floats: the same
+         * numbers as below, without the intermediate doubles */
+        for (int j = 0; j < height; j++)
+            float_row(L, width, x0, step, y0 + (double)j * step, out_values + (size_t)j * (size_t)width,
+                      out_grads ? out_grads + 2 * (size_t)j * (size_t)width : NULL);
+        return;
+    }
+    double xs[NE_CHUNK], v[NE_CHUNK];
+    ne_grad g;
     for (int j = 0; j < height; j++) {
         double y = y0 + (double)j * step;
         for (int i0 = 0; i0 < width; i0 += NE_CHUNK) {
@@ -517,8 +591,8 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, 
                 out_values[base + i] = (float)v[i];
             if (out_grads)
                 for (int i = 0; i < m; i++) {
-                    out_grads[2 * (base + i)] = (float)g[3 * i];
-                    out_grads[2 * (base + i) + 1] = (float)g[3 * i + 1];
+                    out_grads[2 * (base + i)] = (float)g[0][i];
+                    out_grads[2 * (base + i) + 1] = (float)g[1][i];
                 }
         }
     }

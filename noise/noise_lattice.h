@@ -63,6 +63,14 @@ static inline uint32_t nl_derive(uint32_t seed, uint32_t salt)
  * fraction is 0 there anyway); non-finite input gives index 0, fraction 0. */
 static inline uint64_t nl_floor(double x, double *frac)
 {
+    /* floor() is a libm call on baseline x86-64; this is the same number:
+     * truncate, step down for negative non-integers (exact below 2^52) */
+    if (fabs(x) < 4503599627370496.0) {
+        int64_t t = (int64_t)x;
+        t -= x < (double)t;
+        *frac = x - (double)t + 0.0; /* + 0.0: floor(-0) - -0 is +0 */
+        return (uint64_t)t;
+    }
     double fl = floor(x);
     if (fabs(fl) < 9.2e18) {
         *frac = x - fl;
@@ -80,7 +88,12 @@ static inline uint64_t nl_floor(double x, double *frac)
 /* ---- fade ---- */
 
 static inline double nl_fade(double t) { return t * t * t * (t * (t * 6 - 15) + 10); }
-static inline double nl_dfade(double t) { return t * t * (t * (t * 30 - 60) + 30); }
+/* 30 t^2 (t-1)^2 */
+static inline double nl_dfade(double t)
+{
+    double u = t * (t - 1);
+    return 30 * (u * u);
+}
 
 /* ---- corner tables, indexed by hash byte A ---- */
 

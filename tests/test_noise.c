@@ -9,6 +9,8 @@
 #include "noise.h"
 #include "test.h"
 #include "test_noise_util.h"
+/* internal tables, checked against the formulas they stand for */
+#include "noise_kernels.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -272,6 +274,26 @@ static void test_improved_seeds(void)
     CHECKF(not_periodic == 0, "improved without t does not repeat every 256 cells (%d)", not_periodic);
 }
 
+/* The constant tables equal the formulas of DESIGN.md, computed at run time. */
+static void test_tables(void)
+{
+    int bad = 0;
+    for (int b = 0; b < 256; b++) {
+        double u = (double)b / 255.0 * 2.0 - 1.0;
+        double gx = u - floor(u + 0.5), gy = 0.5 - fabs(u);
+        double inv = 1.0 / sqrt(gx * gx + gy * gy);
+        bad += nl_value_table[b] != u;
+        bad += nl_diamond_table[b][0] != gx || nl_diamond_table[b][1] != gy;
+        bad += nl_perlin2_table[b][0] != gx * (2 / 0.53528) || nl_perlin2_table[b][1] != gy * (2 / 0.53528);
+        bad += nk_simplex2_table[b][0] != gx * inv || nk_simplex2_table[b][1] != gy * inv;
+    }
+    CHECKF(bad == 0, "%d table entries differ", bad);
+    CHECK(NK_SIMPLEX2_SCALE == 5.832 / sqrt(2.0));
+    CHECK(NK_SIMPLEX3_SCALE == 1024 / (125 * sqrt(3.0)));
+    CHECK(NK_SIMPLEX_K2 == 1 / sqrt(3.0) && NK_SIMPLEX_F2 == (sqrt(3.0) - 1) / 2 && NK_SIMPLEX_G2 == (3 - sqrt(3.0)) / 6);
+    CHECK(NL_PERLIN3_SCALE == 1 / 0.56290);
+}
+
 /* ---- ranges ---- */
 
 /* Acceptance 4: every value of every kind and mode lies in [-1, 1]. */
@@ -397,24 +419,28 @@ static void test_no_period(void)
 
 static void test_grid_equals_point(void)
 {
-    static const double steps[] = { 1.0 / 16, 0.37, 1.0, 0.5 };
-    static const double origins[][2] = { { -3.0, -2.0 }, { 12.25, -7.75 }, { -1e6, 2e6 }, { 0.0, 0.0 } };
+    /* k: octaves 1 + k (k < 4), or one octave at frequency 0.8 and 3 (the
+     * grid's direct-to-float path with a gradient scale) */
+    static const double steps[] = { 1.0 / 16, 0.37, 1.0, 0.5, 0.37, 1.0 / 16 };
+    static const double origins[][2] = { { -3.0, -2.0 }, { 12.25, -7.75 }, { -1e6, 2e6 },
+                                          { 0.0, 0.0 },  { 12.25, -7.75 }, { -1e6, -2e6 } };
+    static const double freqs[] = { 1.0, 1.0, 1.0, 0.8, 0.8, 3.0 };
     int configs = 0, bad_configs = 0;
     enum { W = 19, H = 7 };
     for (int b = 0; b < TN_N_BASES; b++)
         for (int d3 = 0; d3 < 2; d3++)
             for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
                 for (int w = 0; w < 2; w++)
-                    for (int k = 0; k < 4; k++) {
+                    for (int k = 0; k < 6; k++) {
                         noise_spec s;
                         noise_spec_default(&s, tn_bases[b].kind, 5 + (uint32_t)k);
                         s.lattice = tn_bases[b].lattice;
                         s.fractal = (noise_fractal)fr;
-                        s.octaves = 1 + k;
+                        s.octaves = k < 4 ? 1 + k : 1;
                         s.warp = w ? 0.6 : 0;
                         s.has_t = d3;
                         s.t = -1.5;
-                        s.frequency = k == 3 ? 0.8 : 1.0;
+                        s.frequency = freqs[k];
                         float gv[W * H], gg[2 * W * H], vo[W * H];
                         noise_eval_grid(&s, origins[k][0], origins[k][1], steps[k], W, H, gv, gg);
                         noise_eval_grid(&s, origins[k][0], origins[k][1], steps[k], W, H, vo, NULL);
@@ -483,6 +509,7 @@ int main(void)
     RUN(test_islands_figures);
     RUN(test_improved_reference);
     RUN(test_improved_seeds);
+    RUN(test_tables);
     RUN(test_ranges);
     RUN(test_far_smooth);
     RUN(test_no_period);
