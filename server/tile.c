@@ -173,21 +173,6 @@ int tile_handle(tile_service *t, const char *inm, const route *r, const query_ar
     }
     tile_etag(key, etag, sizeof etag);
 
-    if (tile_etag_matches(inm, etag)) {
-        /* The client has these bytes: answer from the request alone, no
-         * render, no cache traffic. */
-        out->resp = failalloc_fail_here() ? NULL
-                                          : MHD_create_response_from_buffer(
-                                                0, (void *)"", MHD_RESPMEM_PERSISTENT);
-        if (out->resp == NULL)
-            return ERR_OVERLOADED;
-        MHD_add_response_header(out->resp, "ETag", etag);
-        MHD_add_response_header(out->resp, "Cache-Control", TILE_CACHE_CONTROL);
-        http_add_common_headers(out->resp);
-        out->status = 304;
-        return 0;
-    }
-
     fill_ctx f = {t, r, &qr, etag, 0};
     cache_entry *e = NULL;
     rc = cache_get(t->cache, key, fill, &f, &e, NULL);
@@ -197,8 +182,11 @@ int tile_handle(tile_service *t, const char *inm, const route *r, const query_ar
         snprintf(err, err_size, "tile rendering failed (%d)", rc);
         return ERR_INTERNAL;
     }
+    /* A matching If-None-Match gets the same shared response with status
+     * 304: libmicrohttpd then sends its headers (ETag, Cache-Control, the
+     * 200's Content-Length) and no body, and keeps the connection. */
     out->resp = cache_entry_user(e);
-    out->status = 200;
+    out->status = tile_etag_matches(inm, etag) ? 304 : 200;
     out->shared = 1;
     out->entry = e;
     out->size = cache_entry_size(e);
