@@ -128,3 +128,18 @@ test('cache hits, misses, entries, bytes and evictions follow the requests', asy
   assert.equal(again.headers.get('etag'), firstBig.headers.get('etag'));
   assert.equal(value(await scrape(), 'noisetile_cache_misses_total'), misses + 1);
 });
+
+test('concurrent requests for one uncached tile render it once and get the same bytes', async () => {
+  const m0 = await scrape();
+  const url = `${d.url}/simplex/31/2/-1/1@2x.png?octaves=12&warp=0.25`;
+  const rs = await Promise.all(Array.from({ length: 8 }, () => get(url)));
+  const m1 = await scrape();
+  for (const r of rs) {
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, rs[0].body);
+    assert.equal(r.headers.get('etag'), rs[0].headers.get('etag'));
+  }
+  assert.equal(value(m1, 'noisetile_render_seconds_count') - value(m0, 'noisetile_render_seconds_count'), 1);
+  assert.equal((value(m1, 'noisetile_cache_hits_total') + value(m1, 'noisetile_cache_misses_total'))
+    - (value(m0, 'noisetile_cache_hits_total') + value(m0, 'noisetile_cache_misses_total')), 8);
+});

@@ -62,6 +62,8 @@ test('If-None-Match: the ETag, a list holding it, a weak form or * give 304', as
     const c = await get(url, { headers: { 'If-None-Match': inm } });
     assert.equal(c.status, 304, inm);
     assert.equal(c.body.length, 0);
+    // The 304 carries the 200's headers, its length included (not 0).
+    assert.equal(c.headers.get('content-length'), String(r.body.length));
     assert.equal(c.headers.get('etag'), etag);
     assert.equal(c.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     assert.equal(c.headers.get('access-control-allow-origin'), '*');
