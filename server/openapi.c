@@ -16,7 +16,7 @@
 static const char template_text[] =
 "{'openapi':'3.1.0',"
 " 'info':{'title':'noisetile','version':'1.0.0',"
-"  'description':'An infinite, deterministic plane of procedural noise: PNG map tiles, exact values and analytic gradients as JSON, and a slippy-map viewer. Tile (z, x, y) covers the square with top-left corner (x*16/2^z, y*16/2^z) and side 16/2^z plane units, y downwards; pixel (i, j) of a W-pixel tile shows the field at its centre. Errors are JSON objects with error.status and error.message; every response carries Access-Control-Allow-Origin: *.',"
+"  'description':'An infinite, deterministic plane of procedural noise: PNG map tiles, exact values and analytic gradients as JSON, and a slippy-map viewer. Tile (z, x, y) covers the square with top-left corner (x*16/2^z, y*16/2^z) and side 16/2^z plane units, y downwards; pixel (i, j) of a W-pixel tile shows the field at its centre. Errors are JSON objects with error.status and error.message; every response carries Access-Control-Allow-Origin: *. Every GET path also answers HEAD (the same headers, no body) and OPTIONS (204 with Allow and the CORS preflight headers); other methods get 405 with Allow.',"
 "  'license':{'name':'MIT','identifier':'MIT'}},"
 " 'paths':{"
 "  '/{kind}/{seed}/{z}/{x}/{y}.png':{"

@@ -134,3 +134,10 @@ test('connection limits: one address holds at most 3/4 of the 120 slots per thre
     await d.stop();
   }
 });
+
+test('SIGINT stops the daemon cleanly too', async () => {
+  const d = await startDaemon();
+  assert.equal((await get(`${d.url}/perlin/2/0/0/0.png`)).status, 200);
+  await d.stop('SIGINT');
+  assert.match(d.stderr(), /SIGINT/);
+});

@@ -61,9 +61,10 @@ export function startDaemon({ args = [], env = {}, staticDir = STATIC, timeoutMs
         stdout: () => stdout,
         stderr: () => stderr,
         exited,
-        // SIGTERM; the daemon must exit 0 and its stderr hold no sanitizer report.
-        async stop() {
-          child.kill('SIGTERM');
+        // SIGTERM (or SIGINT); the daemon must exit 0 and its stderr hold no
+        // sanitizer report.
+        async stop(stopSignal = 'SIGTERM') {
+          child.kill(stopSignal);
           const { code, signal } = await exited;
           assert.doesNotMatch(stderr, SANITIZER_REPORT, `sanitizer report in daemon stderr:\n${stderr.slice(-4000)}`);
           assert.equal(signal, null, `daemon died of ${signal}`);
