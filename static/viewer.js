@@ -164,6 +164,15 @@
     var hi = p.max === undefined ? '\u221e)' : fmtNum(p.max) + (p.maxExclusive ? ')' : ']');
     return (p.type === 'integer' ? 'an integer in ' : 'a number in ') + lo + ', ' + hi;
   }
+  /* The range in interval notation for the row's corner: "(0, 1e6]". */
+  function rangeChip(p) {
+    if (p.type !== 'number' && p.type !== 'integer') return '';
+    if (!(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'finite';
+    function f(v) { return Math.abs(v) >= 1e5 ? v.toExponential().replace('e+', 'e') : String(v); }
+    var lo = p.min === undefined ? '(−∞' : (p.minExclusive ? '(' : '[') + f(p.min);
+    var hi = p.max === undefined ? '∞)' : f(p.max) + (p.maxExclusive ? ')' : ']');
+    return p.type === 'integer' && !p.minExclusive && !p.maxExclusive ? f(p.min) + '–' + f(p.max) : lo + ', ' + hi;
+  }
   /* Parses text for parameter p: {ok, value} or {ok: false, msg}. */
   function parseParam(p, text) {
     var s = String(text).trim();
@@ -297,9 +306,9 @@
   /* ---- the control panel, built from the API ---- */
   var GROUPS = [
     { title: 'Field', names: ['kind', 'seed', 'lattice'] },
-    { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] },
+    { title: 'Render', names: ['palette', 'shade', 'zero', 'grid'] },
     { title: 'Domain', names: ['frequency', 'warp', 't'] },
-    { title: 'Render', names: ['palette', 'shade', 'zero'] }
+    { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
   ];
   var rows = {};      /* name -> row element */
   var inputs = {};    /* name -> {set(value), ...} */
@@ -339,9 +348,10 @@
       type: 'text', inputmode: p.type === 'integer' ? 'numeric' : 'decimal', id: id, spellcheck: 'false',
       'aria-describedby': id + '-hint ' + id + '-err', className: 'num'
     });
-    var hint = el('p', { className: 'hint', id: id + '-hint', text: (p.description ? p.description + '; ' : '') + rangeText(p) });
+    /* the description for screen readers and as a tooltip; the range shows */
+    var hint = el('p', { className: 'sr', id: id + '-hint', text: (p.description ? p.description + '; ' : '') + rangeText(p) });
     var err = errorLine(id);
-    var head = el('div', { className: 'row-head' }, [label]);
+    var head = el('div', { className: 'row-head', title: p.description }, [label, el('span', { className: 'range', 'aria-hidden': 'true', text: rangeChip(p) })]);
     var line = el('div', { className: 'ctl' });
     var slider = null, enable = null, play = null, halve = null, dbl = null;
     if (p.optional) {
@@ -447,21 +457,23 @@
 
   function enumControl(p, store, id) {
     var row = el('div', { className: 'row', 'data-param': p.name });
-    row.appendChild(el('div', { className: 'row-head' }, [el('span', { className: 'label', id: id + '-label', text: p.name, title: p.description })]));
+    row.appendChild(el('div', { className: 'row-head', title: p.description }, [el('span', { className: 'label', id: id + '-label', text: p.name })]));
     var seg = segmented(id, id, p.choices, function (c) { store()[p.name] = c; changed(); });
+    if (p.description) seg.node.setAttribute('aria-description', p.description);
     row.appendChild(seg.node);
-    if (p.description) row.appendChild(el('p', { className: 'hint', text: p.description }));
     return { row: row, set: function (v) { seg.set(v); } };
   }
 
   function boolControl(p, store, id) {
-    var row = el('div', { className: 'row', 'data-param': p.name });
-    var box = el('input', { type: 'checkbox', id: id, className: 'switch', 'aria-describedby': id + '-hint' });
-    var label = el('label', { 'for': id, text: p.name, title: p.description });
-    box.addEventListener('change', function () { store()[p.name] = box.checked; changed(); });
-    row.appendChild(el('div', { className: 'row-head' }, [box, label]));
     /* flag descriptions say "1: what it does"; the switch says the 1 */
-    if (p.description) row.appendChild(el('p', { className: 'hint', id: id + '-hint', text: p.description.replace(/^1:\s*/, '') }));
+    var desc = (p.description || '').replace(/^1:\s*/, '');
+    var row = el('div', { className: 'row flag', 'data-param': p.name, title: desc });
+    var box = el('input', { type: 'checkbox', id: id, className: 'switch', 'aria-describedby': id + '-hint' });
+    var label = el('label', { 'for': id, text: p.name });
+    box.addEventListener('change', function () { store()[p.name] = box.checked; changed(); });
+    row.appendChild(box);
+    row.appendChild(label);
+    row.appendChild(el('span', { className: 'sr', id: id + '-hint', text: desc }));
     return { row: row, set: function (v) { box.checked = !!v; } };
   }
 
@@ -534,6 +546,8 @@
       byName[p.name].render = true;
       byName[p.name].param = p;
     });
+    /* the lattice overlay switch of the page joins the rendering options */
+    byName.grid = { row: $('grid-row'), set: function () {} };
     var placed = {};
     GROUPS.concat([{ title: 'More', names: Object.keys(byName) }]).forEach(function (g) {
       var fs = el('fieldset', { className: 'group' }, [el('legend', { text: g.title })]);
@@ -541,6 +555,7 @@
         if (!byName[n] || placed[n]) return;
         placed[n] = true;
         fs.appendChild(byName[n].row);
+        if (n === 'grid') fs.appendChild($('grid-note'));
       });
       if (fs.children.length > 1) form.appendChild(fs);
     });
@@ -550,7 +565,7 @@
   function syncControls() {
     Object.keys(inputs).forEach(function (n) {
       var c = inputs[n];
-      if (n === 'kind' || n === 'seed') { c.set(); return; }
+      if (n === 'kind' || n === 'seed' || n === 'grid') { c.set(); return; }
       var v = c.render ? state.render[n] : state.field[n];
       c.set(v === undefined ? c.param.def : v);
       if (!c.render) {

@@ -134,7 +134,7 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   wide = await openBrowser({ width: 1280, height: 800 }, 1);
   const { page } = wide;
   // a view with negative tile indices on screen
-  await page.goto(`${base}/#z=2&x=-0.5&y=0.25`);
+  await page.goto(`${base}/#z=2&x=-0.5&y=0.25&kind=perlin&seed=7&octaves=4`);
   await waitTiles(page);
   const tileReqs = requests.filter((u) => TILE_RE.test(new URL(u).pathname));
   assert.ok(tileReqs.length >= 12, `tile requests: ${tileReqs.length}`);
@@ -170,8 +170,8 @@ test('a value outside the range /api/kinds gives is refused with its message', {
   assert.equal(await page.getAttribute('#p-octaves', 'aria-invalid'), 'true');
   await page.waitForTimeout(600);
   assert.ok(!requests.slice(before).some((u) => u.includes('octaves=99')), 'no request with octaves=99');
-  assert.equal(hashState(page.url()).get('octaves'), null);
-  await page.fill('#p-octaves', '1');
+  assert.equal(hashState(page.url()).get('octaves'), '4', 'octaves stays as the link set it');
+  await page.fill('#p-octaves', '4');
   await page.press('#p-octaves', 'Enter');
   assert.equal(await page.textContent('#p-octaves-err'), '');
 });
@@ -214,9 +214,9 @@ test('a click shows the value and gradient /point gives for the clicked spot, wi
   const [x, y] = [Number(shown.x), Number(shown.y)];
   assert.ok(Math.abs(x - expected.x) <= 1 / expected.k && Math.abs(y - expected.y) <= 1 / expected.k,
     `panel shows (${x}, ${y}); the clicked pixel is at (${expected.x}, ${expected.y}), a pixel is ${1 / expected.k}`);
-  const h = hashState(page.url());
-  const q = new URLSearchParams({ x: shown.x, y: shown.y, frequency: '2' });
-  const r = await fetch(`${base}/${h.get('kind')}/${h.get('seed')}/point?${q}`);
+  // the field the test set up: perlin, seed 7, octaves 4 (link), frequency 2 (typed)
+  const q = new URLSearchParams({ x: shown.x, y: shown.y, frequency: '2', octaves: '4' });
+  const r = await fetch(`${base}/perlin/7/point?${q}`);
   assert.equal(r.status, 200);
   const j = await r.json();
   assert.equal(j.x, x);
