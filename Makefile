@@ -87,7 +87,19 @@ bench-tiles: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_tiles
 	$(BUILD)/bench/bench_tiles
 
-bench: bench-tiles
+# The noise core against stb_perlin and libnoise (a C++ shim, -lnoise).
+$(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -c bench/bench_noise.c -o $@.o
+	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
+	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/libnoise.a -lnoise -lm
+
+.PHONY: bench-noise
+bench-noise: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/bench/bench_noise
+	$(BUILD)/bench/bench_noise
+
+bench: bench-tiles bench-noise
 
 # ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
 # daemon serves everything the page needs and it works with no internet ----
@@ -113,7 +125,13 @@ test: deps
 	$(MAKE) --no-print-directory test-build
 	BUILD=$(BUILD) tests/run.sh
 
-test-build: $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+# noise/ stands alone: every noise/*.c with -Inoise only, linked with -lm only.
+$(BUILD)/noise_standalone: tests/noise_standalone.c $(NOISE_SRC) $(wildcard noise/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
+	$@ || { rm -f $@; exit 1; }
+
+test-build: $(BUILD)/noise_standalone $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
 
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built by clang with
