@@ -141,3 +141,25 @@ test('SIGINT stops the daemon cleanly too', async () => {
   await d.stop('SIGINT');
   assert.match(d.stderr(), /SIGINT/);
 });
+
+test('HEAD works wherever GET does: same status and headers, no body', async () => {
+  const d = await startDaemon();
+  try {
+    for (const path of ['/healthz', '/api/kinds', '/openapi.json', '/perlin/3/point?x=1&y=2',
+      '/perlin/3/tile.json?octaves=2', '/value/3/2/1/-1.png', '/value/3/2/1/-1@2x.png?shade=1', '/',
+      '/perlin/3/point?x=1', '/nokind/3/point?x=1&y=2']) {
+      const g = await raw(d.port, 'GET', path);
+      const h = await raw(d.port, 'HEAD', path);
+      assert.equal(h.status, g.status, path);
+      assert.equal(h.body.length, 0, path);
+      for (const k of ['content-type', 'content-length', 'cache-control', 'etag', 'access-control-allow-origin'])
+        assert.equal(h.headers[k], g.headers[k], `${path} ${k}`);
+    }
+    const m = await raw(d.port, 'HEAD', '/metrics');
+    assert.equal(m.status, 200);
+    assert.equal(m.body.length, 0);
+    assert.match(m.headers['content-type'], /^text\/plain/);
+  } finally {
+    await d.stop();
+  }
+});

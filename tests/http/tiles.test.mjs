@@ -154,6 +154,15 @@ test('a gray pixel equals /points at its centre to one grey level (far and negat
       worst = Math.max(worst, Math.abs(png.data[o] - expect));
     });
     assert.ok(worst <= 1, `${url}: pixel differs from the point value by ${worst} grey levels`);
+    // The same through GET /point, one pixel at a time.
+    for (const [i, j] of px.slice(0, 12)) {
+      const [cx, cy] = centre(z, x, y, W, i, j);
+      const p = await get(`${d.url}/${kind}/${seed}/point?x=${cx}&y=${cy}${q ? '&' + q : ''}`);
+      assert.equal(p.status, 200, p.text);
+      const expect = Math.max(0, Math.min(255, Math.round((p.json.value + 1) * 127.5)));
+      const got = png.data[4 * (j * W + i)];
+      assert.ok(Math.abs(got - expect) <= 1, `${url} pixel (${i},${j}) = ${got}, /point ${p.json.value} -> ${expect}`);
+    }
   }
 });
 
