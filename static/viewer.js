@@ -196,7 +196,7 @@
   /* ---- state ---- */
   var api = null;
   var state = {
-    kind: null, seed: 0, field: {}, render: {},
+    kind: null, seed: null, field: {}, render: {},
     view: { x: 0, y: 0, z: 2 }, point: null, grid: false
   };
 
@@ -507,8 +507,8 @@
   }
   function newSeed() {
     var p = api.seed;
-    var lo = p.min !== undefined ? p.min + (p.minExclusive ? 1 : 0) : 0;
-    var hi = p.max !== undefined ? p.max - (p.maxExclusive ? 1 : 0) : 0xffffffff;
+    var lo = p.min + (p.minExclusive ? 1 : 0);
+    var hi = p.max - (p.maxExclusive ? 1 : 0);
     var buf = new Uint32Array(2);
     crypto.getRandomValues(buf);
     var r = (buf[0] * 4294967296 + buf[1]) % (hi - lo + 1);
@@ -578,8 +578,8 @@
   /* ---- the map ---- */
   var map = null;
   var shownLayer = null, pendingLayer = null;
-  function minZoom() { return (api.minZoom !== undefined ? api.minZoom : 0) - ZOOM_OUT; }
-  function maxZoom() { return api.maxZoom !== undefined ? api.maxZoom : 30; }
+  function minZoom() { return api.minZoom - ZOOM_OUT; }
+  function maxZoom() { return api.maxZoom; }
 
   /* Tile indices are bounded (limits.tile_index_max of /api/kinds): far
    * from the origin at deep zoom there are no tiles to ask for. */
@@ -592,7 +592,7 @@
   });
   function checkRange() {
     if (api.tileIndexMax === undefined) return;
-    var z = Math.max(map.getZoom(), api.minZoom !== undefined ? api.minZoom : 0);
+    var z = Math.max(map.getZoom(), api.minZoom);
     var b = map.getPixelBounds(), s = map.getZoomScale(map.getZoom(), z) * TILE_PX;
     var ok = [b.min, b.max].every(function (p) { return tileInRange({ x: Math.floor(p.x / s), y: Math.floor(p.y / s) }); });
     if (!ok) status('No tiles this far from the origin at zoom ' + z + ' (tile indices stop at \u00b1' + api.tileIndexMax + '): zoom out.', 'warn');
@@ -602,7 +602,7 @@
     var layer = new NoiseLayer(url, {
       tileSize: TILE_PX, noWrap: true, bounds: null,
       minZoom: minZoom(), maxZoom: maxZoom(),
-      minNativeZoom: api.minZoom !== undefined ? api.minZoom : 0, maxNativeZoom: maxZoom(),
+      minNativeZoom: api.minZoom, maxNativeZoom: maxZoom(),
       keepBuffer: 1, updateWhenIdle: false, className: 'noise-tiles'
     });
     var reported = false;
@@ -897,7 +897,9 @@
   function start(j) {
     api = normaliseApi(j);
     if (!api.kinds.length || !api.seed) throw new Error('/api/kinds has no kinds or no seed range');
-    if (!(api.worldSize > 0 && api.tileSize > 0)) throw new Error('/api/kinds has no tile geometry');
+    if (!(api.worldSize > 0 && api.tileSize > 0) || api.minZoom === undefined || api.maxZoom === undefined)
+      throw new Error('/api/kinds has no tile geometry (world and tile size, zoom range)');
+    if (api.seed.min === undefined || api.seed.max === undefined) throw new Error('/api/kinds has no seed range');
     WORLD = api.worldSize;
     TILE_PX = api.tileSize;
     CRS = makeCrs();
