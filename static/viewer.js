@@ -448,7 +448,7 @@
         if (document.activeElement !== box) box.value = v === undefined ? '' : fmtNum(v);
         if (slider && v !== undefined) slider.value = v;
         if (enable) { enable.checked = v !== undefined; row.classList.toggle('off', v === undefined); }
-        if (halve) halve.disabled = !parseParam(p, String(v / 2)).ok;
+        if (halve) halve.disabled = !(v > 0) || !parseParam(p, String(v / 2)).ok;
         if (dbl) dbl.disabled = !parseParam(p, String(v === 0 ? 1 : v * 2)).ok;
         showErr('');
       }
