@@ -9,6 +9,50 @@
  * seed and parameters. Its value lies in [-1, 1]; its gradient is in plane
  * units (d value / d plane coordinate), so frequency, warp and octaves are
  * all accounted for by the chain rule.
+ *
+ * Definitions (shared/DESIGN.md gives the formulas):
+ * - frequency multiplies all coordinates, t included (t is a plane-unit
+ *   coordinate like x and y), before sampling; gradients scale with it.
+ * - Octave k samples lacunarity^k * frequency * p with amplitude gain^k;
+ *   octave 0 uses the seed, octave k >= 1 the seed hash(seed, k)
+ *   (SmallXXHash), so one octave is exactly the base field.
+ * - fbm: sum / sum of amplitudes. turbulence: 2 * sum|n| / sum - 1.
+ *   ridged (Musgrave): signal_k = (1 - |n_k|)^2 * w_k, w_0 = 1,
+ *   w_k+1 = clamp(2 signal_k, 0, 1); 2 * sum / sum of amplitudes - 1.
+ *   The gradient is exact, through |n| (sign of n; n = 0 counts as
+ *   positive) and through the weight (0 where the clamp holds).
+ * - warp: p' = p + warp * (w1(p), w2(p)) (x and y only), w1 and w2 the same
+ *   field (all parameters) with seeds hash(seed, 0xF2A20002) and
+ *   hash(seed, 0xF2A30003); gradient = J^T grad(p'), J the warp's Jacobian.
+ * - improved noise is Ken Perlin's 2002 reference bit for bit at seed 0
+ *   (frequency 1, one octave: noise(3.14, 42, 7) = 0.13691995878400012);
+ *   other seeds shuffle the permutation (Fisher-Yates on hash(seed, i)).
+ *   Like the reference it repeats every 256 cells along x and y (and t),
+ *   with or without t: the only kind that repeats. Without t it is the
+ *   z = 0 slice.
+ * - Lattice indices are 64-bit; the other kinds never repeat (checked for
+ *   periods 2^16, 2^23, 2^32) and stay smooth at 1e9 cells. At 1e12 cells a
+ *   double resolves 2^-12 of a cell, and the triangle lattice's position
+ *   scaling rounds to about that.
+ *
+ * Measured ranges, one octave (noise_eval_points, 16 seeds x 2^20 random
+ * points in [-1e4, 1e4]^2 per row; fractal modes and warp stay inside
+ * [-1, 1] by construction since every base field does):
+ *
+ *   kind              2D                  3D (with t)     bound (worst case)
+ *   value             -1.0000..1.0000     -1.0000..1.0000   1 (on lattice points)
+ *   value/triangle    -0.9999..0.9999     -0.9988..0.9975   1 (on lattice points)
+ *   perlin            -0.9879..0.9820     -0.8582..0.8576   1 (2/0.53528, 1/0.56290)
+ *   perlin/triangle   -0.9951..0.9964     -0.9405..0.9164   1 (scales 1/0.11685, 1/0.20346)
+ *   simplex           -0.9976..0.9982     -0.9841..0.9876   1 (5.832/sqrt 2, 1024/(125 sqrt 3))
+ *   improved          -0.9985..0.9995     -0.9980..0.9973   1 in 2D; 1.0363 in 3D, clamped
+ *
+ * The "bound" is the largest value any choice of corner gradients could
+ * give (found by a dense search over a cell); each kind is scaled so it is
+ * 1. Improved noise cannot be scaled (bit-exactness), so in 3D its rare
+ * excess over 1 (never seen in the samples above) is clamped to +-1.
+ *
+ * Evaluation uses about 100 KB of the caller's stack.
  */
 #ifndef NOISE_H
 #define NOISE_H
@@ -39,7 +83,7 @@ typedef struct {
     noise_fractal fractal;
     double warp;           /* [0, 1e6], plane units */
     int has_t;             /* 1: the 3D noise at z = t */
-    double t;              /* finite; meaningful only when has_t */
+    double t;              /* finite; meaningful only when has_t; scaled by frequency like x, y */
     noise_lattice lattice; /* value and perlin only; others keep NOISE_SQUARE */
 } noise_spec;
 
@@ -136,7 +180,8 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step,
                      int width, int height, float *out_values, float *out_grads);
 
 /* Version of the noise output: bumped whenever any value changes, so that
- * caches keyed on it stay valid across builds that compute the same field. */
+ * caches keyed on it stay valid across builds that compute the same field.
+ * tests/test_noise_golden.c pins the output of this version. */
 #define NOISE_VERSION 1
 
 #endif
