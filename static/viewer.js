@@ -869,7 +869,15 @@
     $('cursor-x').textContent = ll ? 'x ' + fmtSigned(roundTo(ll.lng, d), d) : 'x \u2014';
     $('cursor-y').textContent = ll ? 'y ' + fmtSigned(roundTo(ll.lat, d), d) : 'y \u2014';
   }
-  function showZoom() { $('cursor-z').textContent = 'z ' + map.getZoom(); }
+  /* zoom and a scale bar of a round number of plane units (1, 2 or 5 x 10^n) */
+  function showZoom() {
+    $('cursor-z').textContent = 'z ' + map.getZoom();
+    var k = pxPerUnit(map.getZoom()), units = 100 / k;
+    var e = Math.pow(10, Math.floor(Math.log10(units))), m = units / e;
+    var nice = (m >= 5 ? 5 : m >= 2 ? 2 : 1) * e;
+    $('scale-bar').style.width = Math.round(nice * k) + 'px';
+    $('scale-text').textContent = Number(nice.toPrecision(1)) + (nice === 1 ? ' unit' : ' units');
+  }
 
   /* ---- panel, keyboard ---- */
   function setPanel(open) {

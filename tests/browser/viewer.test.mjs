@@ -146,6 +146,10 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/png', `${r.url}: ${r.status} ${r.type}`);
   const n = await checkTilePlacement(page);
   assert.ok(n >= 12, `placed tiles checked: ${n}`);
+  // the scale bar: its width is its label's plane units at this zoom
+  const bar = await page.evaluate(() => ({ w: document.getElementById('scale-bar').getBoundingClientRect().width, t: document.getElementById('scale-text').textContent }));
+  const units = parseFloat(bar.t);
+  assert.ok(Math.abs(bar.w - units * TILE / WORLD * 2 ** 2) <= 1, `scale bar ${bar.w} px for ${bar.t} at zoom 2`);
 });
 
 test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async () => {
