@@ -194,9 +194,9 @@ static int crosses_zero(const float *v, int stride, int i, int j)
 static double shade_factor(double gx, double gy, double inv_frequency)
 {
     /* light direction (towards the light): azimuth 315 deg, altitude 45 deg,
-     * screen axes x right, y down, z up */
-    const double alt = 45.0 * M_PI / 180.0, az = 315.0 * M_PI / 180.0;
-    const double lx = cos(alt) * sin(az), ly = -cos(alt) * cos(az), lz = sin(alt);
+     * screen axes x right, y down, z up: (cos 45 sin 315, -cos 45 cos 315,
+     * sin 45), written out so that no build depends on libm's cos/sin */
+    const double lx = -0.5, ly = -0.5, lz = M_SQRT1_2;
     double sx = RELIEF * gx * inv_frequency, sy = RELIEF * gy * inv_frequency;
     /* normal (-sx, -sy, 1) / |...| */
     double lambert = (-sx * lx - sy * ly + lz) / sqrt(sx * sx + sy * sy + 1.0);
