@@ -123,6 +123,30 @@ static void test_image_like(void)
     free(d);
 }
 
+/* Many small inputs of every shape (seeded, so the same each run): runs,
+ * small and full alphabets, lengths around the block and run limits. */
+static void test_many_shapes(void)
+{
+    int bad = 0;
+    unsigned char *d = malloc(70000), *z = malloc(fastz_bound(70000)), *back = malloc(70001);
+    for (int k = 0; k < 400; k++) {
+        size_t n = k < 300 ? next_rand() % 3000 : 65530 + next_rand() % 12;
+        unsigned alphabet = 1 + next_rand() % (k % 3 == 0 ? 4 : 256);
+        unsigned run_odds = next_rand() % 100;
+        for (size_t i = 0; i < n; i++)
+            d[i] = i > 0 && next_rand() % 100 < run_odds ? d[i - 1]
+                                                          : (unsigned char)(next_rand() % alphabet);
+        size_t zn = fastz_compress(d, n, z);
+        uLongf bn = 70001;
+        int rc = uncompress(back, &bn, z, (uLong)zn);
+        bad += zn == 0 || zn > fastz_bound(n) || rc != Z_OK || bn != n || memcmp(back, d, n) != 0;
+    }
+    CHECKF(bad == 0, "%d of 400 inputs wrong", bad);
+    free(d);
+    free(z);
+    free(back);
+}
+
 static void test_allocation_failure(void)
 {
     unsigned char d[1000];
@@ -145,6 +169,7 @@ int main(void)
     RUN(test_incompressible);
     RUN(test_skewed_histogram_needs_length_limit);
     RUN(test_image_like);
+    RUN(test_many_shapes);
     RUN(test_allocation_failure);
     return t_done();
 }
