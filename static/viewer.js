@@ -42,10 +42,6 @@
     return e;
   }
   function num(v) { return typeof v === 'number' && isFinite(v) ? v : undefined; }
-  function first() {
-    for (var i = 0; i < arguments.length; i++) if (arguments[i] !== undefined && arguments[i] !== null) return arguments[i];
-    return undefined;
-  }
   /* Shortest text that parses back to v, URL-safe ("1e+21" has a '+'). */
   function fmtNum(v) { return String(v); }
   /* Decimal digits enough for a tenth of a CSS pixel at zoom. */
@@ -67,89 +63,44 @@
     return (v < 0 ? '\u2212' : '') + s;
   }
 
-  /* ---- /api/kinds -> one normalised description ----
-   * Accepts the daemon's JSON: kinds as names or objects, parameters as an
-   * array or a name->spec object, ranges as min/max (+ *_exclusive) or JSON
-   * Schema words. Nothing here invents a range or a default. */
-  function normType(s) {
-    var t = String(first(s.type, s.kind_of, '')).toLowerCase();
-    if (t === 'int' || t === 'integer') return 'integer';
-    if (t === 'bool' || t === 'boolean' || t === 'flag') return 'boolean';
-    if (t === 'enum' || t === 'string' || t === 'choice' || s.choices || s['enum'] || s.values) return 'enum';
-    return 'number';
-  }
-  function normParam(name, s) {
-    var p = { name: first(s.name, name), type: normType(s), description: s.description || s.doc || '' };
-    var range = Array.isArray(s.range) ? s.range : null;
-    p.min = num(first(s.min, s.minimum, range && range[0]));
-    p.max = num(first(s.max, s.maximum, range && range[1]));
-    if (typeof s.exclusiveMinimum === 'number') { p.min = s.exclusiveMinimum; p.minExclusive = true; }
-    if (typeof s.exclusiveMaximum === 'number') { p.max = s.exclusiveMaximum; p.maxExclusive = true; }
-    p.minExclusive = !!first(p.minExclusive, s.min_exclusive, s.minExclusive, s.exclusive_min,
-      s.exclusiveMinimum === true ? true : undefined);
-    p.maxExclusive = !!first(p.maxExclusive, s.max_exclusive, s.maxExclusive, s.exclusive_max,
-      s.exclusiveMaximum === true ? true : undefined);
-    p.choices = first(s.choices, s['enum'], s.values);
-    if (p.type === 'boolean' && !p.choices) p.choices = null;
-    p.optional = !!(s.optional || s.required === false && s['default'] === undefined);
-    var d = s['default'];
-    if (p.type === 'boolean') d = d === true || d === 1 || d === '1' || d === 'true';
-    p.def = d === null ? undefined : d;
-    if (p.def === undefined && p.type !== 'boolean') p.optional = true;
-    p.kinds = first(s.kinds, s.applies_to, s.only_kinds, s.for_kinds) || null;
-    return p;
-  }
-  function normList(v) {
-    if (!v) return [];
-    if (Array.isArray(v)) return v.map(function (s) { return typeof s === 'string' ? normParam(s, { type: 'enum' }) : normParam(s.name, s); });
-    return Object.keys(v).map(function (k) { return normParam(k, v[k]); });
+  /* ---- /api/kinds (server/api.c) -> what the page needs ----
+   * {"kinds": ["value", ...],
+   *  "parameters": [{"name", "type": "number"|"integer"|"enum", "description",
+   *     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+   *     "default", "optional", "choices", "kinds" (only these kinds)}, ...],
+   *  "render": [{"name", "type": "enum"|"flag", "choices", "default", ...}],
+   *  "tiles": {"world_size", "tile_size", "minzoom", "maxzoom"},
+   *  "limits": {"seed_max", "tile_index_max"}}
+   * Every range and default the page uses comes from here. */
+  function normParam(s) {
+    var type = s.type === 'flag' ? 'boolean' : s.type === 'integer' || s.type === 'enum' ? s.type : 'number';
+    return {
+      name: s.name, type: type, description: s.description || '',
+      min: num(s.minimum), max: num(s.maximum),
+      minExclusive: !!s.exclusiveMinimum, maxExclusive: !!s.exclusiveMaximum,
+      choices: s.choices || null, kinds: s.kinds || null,
+      optional: !!s.optional || (s['default'] === undefined && type !== 'boolean'),
+      def: type === 'boolean' ? s['default'] === 1 || s['default'] === true : s['default']
+    };
   }
   function normaliseApi(j) {
-    var api = {};
-    var kinds = j.kinds || [];
-    if (!Array.isArray(kinds)) kinds = Object.keys(kinds).map(function (k) { return L.extend({ name: k }, kinds[k]); });
-    api.kinds = kinds.map(function (k) {
-      return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '', params: k.parameters || k.params || null };
-    });
-    api.kindDefault = first(j.default_kind, j.kind_default, j.defaults && j.defaults.kind, api.kinds.length ? api.kinds[0].name : undefined);
-    api.params = normList(first(j.parameters, j.params, j.field_parameters));
-    /* the seed: from its own entry, or from the parameter list */
-    var seed = j.seed || j.seeds || null;
-    api.params = api.params.filter(function (p) { if (p.name === 'seed') { seed = seed || p; return false; } return true; });
-    if (seed && !seed.type) seed = normParam('seed', L.extend({ type: 'integer' }, seed));
-    api.seed = seed;
-    var render = normList(first(j.render, j.render_parameters, j.rendering, j.render_params));
-    var palettes = j.palettes;
-    if (palettes && !render.some(function (p) { return p.name === 'palette'; })) {
-      var names = palettes.map(function (p) { return typeof p === 'string' ? p : p.name; });
-      render.unshift({ name: 'palette', type: 'enum', choices: names, def: first(j.default_palette, names[0]), description: 'colour map' });
-    }
-    render.forEach(function (p) {
-      var pc = p.name === 'palette' && palettes;
-      if (pc && !p.choices) p.choices = pc.map(function (x) { return typeof x === 'string' ? x : x.name; });
-    });
-    api.render = render;
-    var tiles = j.tiles || j.zoom || {};
-    api.minZoom = num(first(tiles.minzoom, tiles.min, j.minzoom));
-    api.maxZoom = num(first(tiles.maxzoom, tiles.max, j.maxzoom));
-    api.worldSize = num(first(tiles.world_size, j.world_size));
-    api.tileSize = num(first(tiles.tile_size, j.tile_size));
-    api.tileIndexMax = num(first(tiles.index_max, j.limits && j.limits.tile_index_max));
-    /* the seed is the tile path's unsigned integer; its maximum is a limit */
-    var limits = j.limits || {};
-    if (!api.seed && num(limits.seed_max) !== undefined)
-      api.seed = normParam('seed', { type: 'integer', minimum: first(num(limits.seed_min), 0), maximum: limits.seed_max });
-    api.kinds.forEach(function (k) { /* a kind's own parameter list, if given */
-      if (k.params && !Array.isArray(k.params)) k.params = Object.keys(k.params);
-      if (k.params) k.params = k.params.map(function (p) { return typeof p === 'string' ? p : p.name; });
-    });
+    var tiles = j.tiles || {}, limits = j.limits || {};
+    var api = {
+      kinds: (j.kinds || []).map(function (k) { return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '' }; }),
+      params: (j.parameters || []).map(normParam),
+      render: (j.render || []).map(normParam),
+      minZoom: num(tiles.minzoom), maxZoom: num(tiles.maxzoom),
+      worldSize: num(tiles.world_size), tileSize: num(tiles.tile_size),
+      tileIndexMax: num(limits.tile_index_max),
+      /* the seed is the tile path's unsigned integer (DESIGN.md, "Tiles");
+       * its maximum is one of the daemon's limits */
+      seed: normParam({ name: 'seed', type: 'integer', minimum: 0, maximum: limits.seed_max })
+    };
+    api.kindDefault = api.kinds.length ? api.kinds[0].name : undefined;
     return api;
   }
   function appliesTo(p, kind) {
-    if (p.kinds) return p.kinds.indexOf(kind) >= 0;
-    var k = findKind(kind);
-    if (k && k.params) return k.params.indexOf(p.name) >= 0;
-    return true;
+    return !p.kinds || p.kinds.indexOf(kind) >= 0;
   }
   function findKind(name) {
     for (var i = 0; i < api.kinds.length; i++) if (api.kinds[i].name === name) return api.kinds[i];
@@ -912,7 +863,7 @@
     TILE_PX = api.tileSize;
     CRS = makeCrs();
     state.kind = api.kindDefault;
-    state.seed = api.seed.def !== undefined ? api.seed.def : api.seed.min;
+    state.seed = api.seed.min; /* the first seed: the API names no default */
     buildControls();
     var msgs = readHash();
     if (msgs.length) status('Ignored from the link: ' + msgs.join('; '), 'warn');
