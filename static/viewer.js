@@ -261,7 +261,6 @@
     { title: 'Domain', names: ['frequency', 'warp', 't'] },
     { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
   ];
-  var rows = {};      /* name -> row element */
   var inputs = {};    /* name -> {set(value), ...} */
 
   function sliderStep(p) {
