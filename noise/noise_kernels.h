@@ -414,23 +414,39 @@ NK_INLINE double nk_tri2_corner(int mode, uint32_t h, double fx, double fy, int 
     return 8.0 * r3 * dot;
 }
 
-NK_INLINE double nk_tri2(int mode, uint32_t seed, double x, double y, int want_grad, double *g)
+/* Skewed cell of a 2D point (noise space): index (i, j), fractions. */
+NK_INLINE void nk_tri2_lattice(double x, double y, uint64_t *i, uint64_t *j, double *fx, double *fy)
 {
     x *= NK_SIMPLEX_K2;
     y *= NK_SIMPLEX_K2;
     double skew = (x + y) * NK_SIMPLEX_F2;
-    double fx, fy;
-    uint64_t i = nl_floor(x + skew, &fx), j = nl_floor(y + skew, &fy);
-    uint32_t s = nl_seed(seed);
-    uint32_t hi0 = nl_eat64(s, i), hi1 = nl_eat64(s, i + 1);
-    uint32_t h0 = nl_avalanche(nl_eat64(hi0, j));
-    uint32_t h1 = nl_avalanche(nl_eat64(hi1, j + 1));
+    *i = nl_floor(x + skew, fx);
+    *j = nl_floor(y + skew, fy);
+}
+
+/* Hashes of the skewed square's corners (i,j), (i+1,j), (i,j+1), (i+1,j+1). */
+NK_INLINE void nk_tri2_hashes(uint32_t seed_state, uint64_t i, uint64_t j, uint32_t h[4])
+{
+    uint32_t hi0 = nl_eat64(seed_state, i), hi1 = nl_eat64(seed_state, i + 1);
+    h[0] = nl_avalanche(nl_eat64(hi0, j));
+    h[1] = nl_avalanche(nl_eat64(hi1, j));
+    h[2] = nl_avalanche(nl_eat64(hi0, j + 1));
+    h[3] = nl_avalanche(nl_eat64(hi1, j + 1));
+}
+
+/* The three corners of the triangle holding (fx, fy): (i, j), (i+1, j+1),
+ * and (i+1, j) if fx > fy else (i, j+1), picked without a branch (which
+ * way a sample falls is a coin toss). */
+NK_INLINE double nk_tri2_blend(int mode, const uint32_t h[4], double fx, double fy, int want_grad, double *g)
+{
     int xgy = fx > fy;
-    uint32_t hc = nl_avalanche(xgy ? nl_eat64(hi1, j) : nl_eat64(hi0, j + 1));
+    uint32_t m = (uint32_t)-xgy;
+    uint32_t hc = (h[1] & m) | (h[2] & ~m);
+    double ox = (double)xgy, oy = (double)(1 - xgy);
     double gs[2] = { 0, 0 };
-    double v = nk_tri2_corner(mode, h0, fx, fy, want_grad, gs);
-    v += nk_tri2_corner(mode, h1, fx - 1, fy - 1, want_grad, gs);
-    v += nk_tri2_corner(mode, hc, xgy ? fx - 1 : fx, xgy ? fy : fy - 1, want_grad, gs);
+    double v = nk_tri2_corner(mode, h[0], fx, fy, want_grad, gs);
+    v += nk_tri2_corner(mode, h[3], fx - 1, fy - 1, want_grad, gs);
+    v += nk_tri2_corner(mode, hc, fx - ox, fy - oy, want_grad, gs);
     double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
                  : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
     if (want_grad) {
@@ -438,6 +454,16 @@ NK_INLINE double nk_tri2(int mode, uint32_t seed, double x, double y, int want_g
         g[1] = gs[1] * (scale * NK_SIMPLEX_K2);
     }
     return v * scale;
+}
+
+NK_INLINE double nk_tri2(int mode, uint32_t seed, double x, double y, int want_grad, double *g)
+{
+    uint64_t i, j;
+    double fx, fy;
+    uint32_t h[4];
+    nk_tri2_lattice(x, y, &i, &j, &fx, &fy);
+    nk_tri2_hashes(nl_seed(seed), i, j, h);
+    return nk_tri2_blend(mode, h, fx, fy, want_grad, g);
 }
 
 /* ---- tetrahedral lattice, 3D ---- */
