@@ -31,10 +31,11 @@ export function runOnce(args, env = {}, timeoutMs = 20000) {
 // Starts the daemon. Returns { url, port, child, stderr(), stop() }.
 export function startDaemon({ args = [], env = {}, staticDir = STATIC, timeoutMs = 30000 } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
-  const child = spawn(BIN, argv, {
-    env: { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // A variable given as undefined in env is removed from the daemon's
+  // environment (e.g. NOISETILE_STATIC, which tests/run.sh exports).
+  const childEnv = { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=1', ...env };
+  for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
+  const child = spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   child.stderr.on('data', (d) => { stderr += d; });

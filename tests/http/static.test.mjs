@@ -51,7 +51,7 @@ test('the project viewer is served at / when --static is the static folder', asy
 });
 
 test('without --static every non-API path is a JSON 404', async () => {
-  const d = await startDaemon({ staticDir: null });
+  const d = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
   try {
     for (const path of ['/', '/index.html', '/../etc/passwd']) {
       const r = await raw(d.port, 'GET', path);
