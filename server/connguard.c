@@ -7,16 +7,21 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
 /* One open connection. waiting_since_ms: when it started owing us a request
- * (0: it does not; a request is being answered). Written by the
- * connection's thread, read by the sweeper. */
+ * (0: it does not; a request is being answered). started: its request line
+ * has arrived (the request is under way). Written by the connection's
+ * thread, read by the sweeper and by connguard_drain(). */
 typedef struct guard_entry {
     struct guard_entry *prev, *next;
+    connguard *g;
     int fd;
     atomic_llong waiting_since_ms;
+    atomic_int started;
+    atomic_int shut;          /* the guard has shut the socket down */
 } guard_entry;
 
 struct connguard {
@@ -24,6 +29,7 @@ struct connguard {
     pthread_cond_t wake;
     guard_entry *head;
     int stop;
+    atomic_int draining;      /* graceful stop: no new requests */
     long long deadline_ms;
     atomic_ullong closed;
     pthread_t thread;
@@ -62,8 +68,15 @@ static void *sweeper(void *arg)
          * libmicrohttpd then closes and frees the connection itself. */
         for (guard_entry *e = g->head; e != NULL; e = e->next) {
             long long since = atomic_load(&e->waiting_since_ms);
-            if (since != 0 && now - since > g->deadline_ms &&
-                atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
+            if (since == 0 || now - since <= g->deadline_ms)
+                continue;
+            /* Bytes the daemon has not read yet: its own thread is busy
+             * (rendering for another connection), the client is not slow. */
+            int pending = 0;
+            if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
+                continue;
+            if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
+                atomic_store(&e->shut, 1);
                 shutdown(e->fd, SHUT_RDWR);
                 n++;
             }
@@ -87,6 +100,7 @@ connguard *connguard_create(int deadline_ms)
         return NULL;
     g->deadline_ms = deadline_ms;
     atomic_init(&g->closed, 0);
+    atomic_init(&g->draining, 0);
     pthread_condattr_t ca;
     if (pthread_condattr_init(&ca) != 0)
         goto fail_attr;
@@ -142,8 +156,11 @@ void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
         *socket_context = e;
         if (e == NULL)
             return; /* out of memory: this connection has only the idle timeout */
+        e->g = g;
         e->fd = ci->connect_fd;
         atomic_init(&e->waiting_since_ms, now_ms());
+        atomic_init(&e->started, 0);
+        atomic_init(&e->shut, 0);
         pthread_mutex_lock(&g->lock);
         e->next = g->head;
         if (g->head != NULL)
@@ -174,6 +191,15 @@ static guard_entry *entry_of(struct MHD_Connection *conn)
     return ci != NULL ? ci->socket_context : NULL;
 }
 
+int connguard_request_started(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e == NULL)
+        return 0;
+    atomic_store(&e->started, 1);
+    return atomic_load(&e->shut) ? -1 : 0;
+}
+
 void connguard_request_received(struct MHD_Connection *conn)
 {
     guard_entry *e = entry_of(conn);
@@ -184,8 +210,28 @@ void connguard_request_received(struct MHD_Connection *conn)
 void connguard_request_done(struct MHD_Connection *conn)
 {
     guard_entry *e = entry_of(conn);
-    if (e != NULL)
-        atomic_store(&e->waiting_since_ms, now_ms());
+    if (e == NULL)
+        return;
+    atomic_store(&e->started, 0);
+    atomic_store(&e->waiting_since_ms, now_ms());
+    /* Stopping: the response is out; end the connection before the client
+     * sends another request on it. */
+    if (atomic_load(&e->g->draining)) {
+        atomic_store(&e->shut, 1);
+        shutdown(e->fd, SHUT_RDWR);
+    }
+}
+
+void connguard_drain(connguard *g)
+{
+    atomic_store(&g->draining, 1);
+    pthread_mutex_lock(&g->lock);
+    for (guard_entry *e = g->head; e != NULL; e = e->next)
+        if (atomic_load(&e->waiting_since_ms) != 0 && !atomic_load(&e->started)) {
+            atomic_store(&e->shut, 1);
+            shutdown(e->fd, SHUT_RDWR);
+        }
+    pthread_mutex_unlock(&g->lock);
 }
 
 unsigned long long connguard_closed(const connguard *g)

@@ -31,13 +31,27 @@ void connguard_destroy(connguard *g);
 void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
                       enum MHD_ConnectionNotificationCode code);
 
+/* The connection's request line has arrived (a request is under way:
+ * connguard_drain() leaves it to finish). Returns 0, or -1 if the guard
+ * has already shut this connection down (the request was read from the
+ * socket buffer afterwards and must not be served: its answer cannot be
+ * sent). */
+int connguard_request_started(struct MHD_Connection *conn);
+
 /* The connection has delivered a whole request: no deadline until the
  * response is done. Safe on connections the guard does not know. */
 void connguard_request_received(struct MHD_Connection *conn);
 
 /* The connection's response is finished (or abandoned): the deadline for
- * its next request starts now. */
+ * its next request starts now, or, once draining, the connection is shut
+ * down. */
 void connguard_request_done(struct MHD_Connection *conn);
+
+/* Graceful stop (after MHD_quiesce_daemon): shuts down every connection
+ * that is between requests, and from now on each connection as soon as its
+ * current response is done, so keep-alive clients cannot keep the daemon
+ * busy with new requests. Requests under way finish. */
+void connguard_drain(connguard *g);
 
 /* Connections shut down for missing their deadline since creation. */
 unsigned long long connguard_closed(const connguard *g);

@@ -55,6 +55,11 @@ typedef struct {
 /* Stands for a request whose state could not be allocated. */
 static request no_memory_request;
 
+/* Stands for a request read from a connection the daemon had already shut
+ * down (graceful stop, request deadline): it is not served, and the
+ * connection is closed without a response. */
+static request closed_request;
+
 static double elapsed_s(const struct timespec *t0)
 {
     struct timespec t1;
@@ -134,8 +139,9 @@ struct MHD_Response *http_response_json(const json_t *doc, const char *cache_con
  * becomes the request's state pointer. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
-    (void)conn;
     http_server *s = cls;
+    if (connguard_request_started(conn) != 0)
+        return &closed_request;
     request *rq = failalloc_calloc(1, sizeof *rq);
     size_t len = strlen(uri);
     if (rq != NULL && (rq->uri = failalloc_malloc(len + 1)) != NULL)
@@ -165,7 +171,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     request *rq = *con_cls;
     *con_cls = NULL;
     connguard_request_done(conn);
-    if (rq == NULL || rq == &no_memory_request)
+    if (rq == NULL || rq == &no_memory_request || rq == &closed_request)
         return;
     /* One access-log line per request on stderr: client, method, target,
      * status (0: no response, the connection ended), body bytes, time. */
@@ -367,6 +373,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     (void)version;
     http_server *s = cls;
     request *rq = *con_cls;
+    if (rq == &closed_request)
+        return MHD_NO;
     if (rq == NULL || rq == &no_memory_request) {
         connguard_request_received(conn);
         return MHD_queue_response(conn, 503, errors_fallback());
@@ -564,6 +572,9 @@ void http_stop(http_server *s, int drain_ms)
         return;
     /* Stop accepting; connections already open are still served. */
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+    /* Keep-alive clients would otherwise keep sending new requests and the
+     * daemon would never drain: close connections between requests. */
+    connguard_drain(s->guard);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t0) * 1e3 < drain_ms) {
