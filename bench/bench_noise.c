@@ -4,6 +4,11 @@
  * (stb_perlin_noise3 at z = 0, and its fbm at 6 octaves) and libnoise's
  * Perlin module with one octave, over the same points.
  *
+ * A second table gives the cost of one noise_eval_point call (with its
+ * gradient), which sets up the field each time: for improved noise that
+ * includes shuffling a permutation table per octave (seed 1; seed 0 copies
+ * the reference table).
+ *
  * Each figure is the median of REPS repetitions; each repetition times every
  * case in turn (interleaved, so a change in machine load hits all cases
  * alike), filling the tile enough times to take about 10 ms of this
@@ -137,6 +142,38 @@ int main(void)
         if (cases[i].with_grads)
             snprintf(gr, sizeof gr, "%.2f", ns[i] / ns[i - 1]);
         printf("| %s | %.2f | %.2fx faster | %s | %s |\n", cases[i].name, ns[i], stb / ns[i], fbm, gr);
+    }
+    /* point evaluation: ns per call */
+    static const struct {
+        const char *name;
+        noise_kind kind;
+        uint32_t seed;
+        int octaves;
+    } pcases[] = {
+        { "perlin, 1 octave", NOISE_PERLIN, 1, 1 },         { "perlin, 6 octaves", NOISE_PERLIN, 1, 6 },
+        { "simplex, 1 octave", NOISE_SIMPLEX, 1, 1 },       { "improved, seed 0, 1 octave", NOISE_IMPROVED, 0, 1 },
+        { "improved, seed 1, 1 octave", NOISE_IMPROVED, 1, 1 }, { "improved, seed 1, 6 octaves", NOISE_IMPROVED, 1, 6 },
+    };
+    enum { NP = sizeof pcases / sizeof pcases[0], CALLS = 20000 };
+    double pns[NP][REPS];
+    for (int r = 0; r < REPS; r++)
+        for (int i = 0; i < NP; i++) {
+            noise_spec s;
+            noise_spec_default(&s, pcases[i].kind, pcases[i].seed);
+            s.octaves = pcases[i].octaves;
+            double acc = 0, a = now_ns();
+            for (int k = 0; k < CALLS; k++) {
+                double p[2] = { X0 + k * 0.01, Y0 }, g[2];
+                acc += noise_eval_point(&s, p, 2, g, NULL) + g[0];
+            }
+            pns[i][r] = (now_ns() - a) / CALLS;
+            sink = (float)acc;
+        }
+    printf("\nnoise_eval_point with gradient, ns per call (median of %d runs of %d calls)\n\n", REPS, (int)CALLS);
+    printf("| field | ns/call |\n|---|---:|\n");
+    for (int i = 0; i < NP; i++) {
+        qsort(pns[i], REPS, sizeof pns[i][0], cmp_double);
+        printf("| %s | %.0f |\n", pcases[i].name, pns[i][REPS / 2]);
     }
     /* the targets of issue 2 */
     double perlin1 = ns[7];

@@ -26,9 +26,15 @@ typedef void (*ne_row_fn)(const ne_layer *L, int k, int n, const double *xs, dou
 typedef void (*ne_pts_fn)(const ne_layer *L, int k, int n, const double *xs, const double *ys, double t,
                           double *v, ne_grad g);
 
+/* fbm octave k of a row added straight into the sums: acc_v[i] +=
+ * amp * v, acc_g[c][i] += amp * freq * g (acc_g NULL: values only). */
+typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                          ne_grad acc_g);
+
 typedef struct {
     ne_row_fn row_v, row_g;
     ne_pts_fn pts_v, pts_g;
+    ne_acc_fn row_acc; /* NULL: the generic path */
 } ne_base;
 
 struct ne_layer {
@@ -173,9 +179,10 @@ NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
 /* Rows of the 2D square lattice share the row's y work (cell row, fade)
  * and the corner hashes while x stays in a cell; the right corners of one
  * cell become the left corners of the next. Sample i is at plane x =
- * xs[i], or x0 + i * step when xs is NULL. Output: doubles v, g (noise
- * units), or with `to_float` the finished one-octave fbm field straight
- * into the caller's floats (gradient (af * g) / sum, as ne_layer_eval). */
+ * xs[i], or x0 + i * step when xs is NULL. Output (to_float 0): doubles
+ * v, g (noise units); 1: the finished one-octave fbm field straight into
+ * the caller's floats (gradient (af * g) / sum, as ne_layer_eval); 2: the
+ * octave added into fbm sums v, g (as ne_layer_eval's fbm step). */
 NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n,
                           const double *xs, double x0, double step, double y, double *v, ne_grad g, float *fv,
                           float *fg)
@@ -184,7 +191,8 @@ NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer 
     double f = L->freq[k], ty;
     uint64_t j = nl_floor(y * f, &ty);
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
-    double af = L->amp_freq[0], sum = L->amp_sum;
+    /* to_float 1: octave 0 of a one-octave fbm; 2: octave k of an fbm sum */
+    double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
     int scaled = af != 1.0 || sum != 1.0;
     uint64_t ci = 0;
     int have = 0;
@@ -226,7 +234,13 @@ NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer 
             val = nk_value2_sample(&c, tx, want_grad, gd);
         else
             val = nk_perlin2_sample(&c, tx, want_grad, gd);
-        if (!to_float) {
+        if (to_float == 2) {
+            v[i] += amp * val;
+            if (want_grad) {
+                g[0][i] += af * gd[0];
+                g[1][i] += af * gd[1];
+            }
+        } else if (!to_float) {
             v[i] = val;
             if (want_grad) {
                 g[0][i] = gd[0];
@@ -290,6 +304,24 @@ NE_TRI2_ROWS(value_tri2, NK_MODE_VALUE)
 NE_TRI2_ROWS(perlin_tri2, NK_MODE_PERLIN)
 NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 
+static void value_sq2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                          ne_grad acc_g)
+{
+    if (acc_g)
+        ne_sq2_row(NK_MODE_VALUE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);
+    else
+        ne_sq2_row(NK_MODE_VALUE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);
+}
+
+static void perlin_sq2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                           ne_grad acc_g)
+{
+    if (acc_g)
+        ne_sq2_row(NK_MODE_PERLIN, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);
+    else
+        ne_sq2_row(NK_MODE_PERLIN, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);
+}
+
 typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg);
 
 static void value_sq2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
@@ -333,18 +365,20 @@ static void perlin_sq2_fastrow_g(const ne_layer *L, int k, int n, const double *
     ne_sq2_row(NK_MODE_PERLIN, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
 }
 
-#define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g }
-#define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g }
+#define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL }
+#define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL }
 
 /* Indexed by [kind][lattice][d3]; improved and simplex ignore the lattice. */
 static const ne_base ne_bases[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2] = {
     [NOISE_VALUE] = {
-        [NOISE_SQUARE] = { { value_sq2_fastrow_v, value_sq2_fastrow_g, value_sq2_pts_v, value_sq2_pts_g },
+        [NOISE_SQUARE] = { { value_sq2_fastrow_v, value_sq2_fastrow_g, value_sq2_pts_v, value_sq2_pts_g,
+                             value_sq2_acc },
                            NE_BASE(value_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(value_tri2), NE_BASE(value_tet3) },
     },
     [NOISE_PERLIN] = {
-        [NOISE_SQUARE] = { { perlin_sq2_fastrow_v, perlin_sq2_fastrow_g, perlin_sq2_pts_v, perlin_sq2_pts_g },
+        [NOISE_SQUARE] = { { perlin_sq2_fastrow_v, perlin_sq2_fastrow_g, perlin_sq2_pts_v, perlin_sq2_pts_g,
+                             perlin_sq2_acc },
                            NE_BASE(perlin_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(perlin_tri2), NE_BASE(perlin_tet3) },
     },
@@ -445,6 +479,11 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
             for (int i = 0; i < n; i++)
                 a.g[c][i] = a.wg[c][i] = 0;
     for (int k = 0; k < L->n_oct; k++) {
+        if (L->fractal == NOISE_FBM && !ys && L->base->row_acc) {
+            /* the same fbm step as below, fused into the row loop */
+            L->base->row_acc(L, k, n, xs, row_y, a.v, want ? a.g : NULL);
+            continue;
+        }
         if (ys)
             (want ? L->base->pts_g : L->base->pts_v)(L, k, n, xs, ys, t, nv, ng);
         else
