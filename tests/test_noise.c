@@ -476,6 +476,38 @@ static void test_grid_equals_point(void)
     CHECKF(bad_configs == 0, "%d of %d configurations: grid or batch differs from point", bad_configs, configs);
 }
 
+/* Coordinates a caller might send: huge, infinite, NaN. The core must not
+ * hit undefined behaviour (this runs under UBSan) and must still answer
+ * with a value in [-1, 1] and a finite gradient. */
+static void test_extreme_coordinates(void)
+{
+    static const double xs[] = { 1e300, -1e300, 9.3e18, -9.3e18, 4.6e18, 1.8e19, 4503599627370497.0,
+                                 -4503599627370497.5, 1e-320, -0.0, INFINITY, -INFINITY, NAN };
+    int bad = 0;
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int d3 = 0; d3 < 2; d3++)
+            for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+                noise_spec s;
+                noise_spec_default(&s, tn_bases[b].kind, 1);
+                s.lattice = tn_bases[b].lattice;
+                s.has_t = d3;
+                s.t = xs[(i + 3) % (sizeof xs / sizeof xs[0])];
+                s.octaves = 3;
+                s.fractal = (noise_fractal)(i % 3);
+                s.warp = i % 2 ? 2.0 : 0;
+                double p[2] = { xs[i], 0.5 }, g[3] = { 0, 0, 0 };
+                double v = noise_eval_point(&s, p, 2, g, NULL);
+                if (!(v >= -1 && v <= 1) || !isfinite(g[0]) || !isfinite(g[1]) || (d3 && !isfinite(g[2])))
+                    bad++;
+                float gv[3], gg[6];
+                noise_eval_grid(&s, xs[i], xs[i], 1.0, 3, 1, gv, gg);
+                for (int k = 0; k < 3; k++)
+                    if (!(gv[k] >= -1 && gv[k] <= 1))
+                        bad++;
+            }
+    CHECKF(bad == 0, "%d non-finite or out-of-range answers", bad);
+}
+
 /* dims 3 with a point's t equals has_t with the spec's t. */
 static void test_dims3_equals_has_t(void)
 {
@@ -515,5 +547,6 @@ int main(void)
     RUN(test_no_period);
     RUN(test_grid_equals_point);
     RUN(test_dims3_equals_has_t);
+    RUN(test_extreme_coordinates);
     return t_done();
 }
