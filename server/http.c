@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "accesslog.h"
 #include "api.h"
 #include "cache.h"
 #include "connguard.h"
@@ -33,6 +34,7 @@ struct http_server {
     metrics *metrics;
     tile_service *tiles;
     connguard *guard;
+    accesslog *log;
     atomic_int in_flight;
 };
 
@@ -174,7 +176,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (rq == NULL || rq == &no_memory_request || rq == &closed_request)
         return;
     /* One access-log line per request on stderr: client, method, target,
-     * status (0: no response, the connection ended), body bytes, time. */
+     * status (0: no response, the connection ended), body bytes, time.
+     * Batched under load (accesslog.h); the time is formatted from integer
+     * microseconds (printf's %f showed up in profiles). */
     char addr[INET6_ADDRSTRLEN] = "-";
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -190,12 +194,13 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char target[300];
     printable(rq->uri, target, sizeof target);
     char line[512];
-    int n = snprintf(line, sizeof line, "%s \"%s %s\" %u %llu %.3fms%s\n", addr,
+    unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
+    int n = snprintf(line, sizeof line, "%s \"%s %s\" %u %llu %llu.%03llums%s\n", addr,
                      rq->method[0] ? rq->method : "-", target,
-                     rq->status, (unsigned long long)rq->size, elapsed_s(&rq->t0) * 1e3,
+                     rq->status, (unsigned long long)rq->size, us / 1000, us % 1000,
                      toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
     if (n > 0)
-        fwrite(line, 1, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1, stderr);
+        accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     metrics_count_request(s->metrics, rq->route, rq->status);
     free(rq->body);
     free(rq->uri);
@@ -525,7 +530,8 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     unsigned int conn_limit = (unsigned int)cfg->threads * per_thread;
     raise_fd_limit((rlim_t)conn_limit + 64 + 4 * (rlim_t)cfg->threads);
     s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
-    if (s->guard == NULL) {
+    s->log = accesslog_create(STDERR_FILENO);
+    if (s->guard == NULL || s->log == NULL) {
         snprintf(err, err_size, "out of memory");
         goto fail_daemon;
     }
@@ -552,6 +558,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     return s;
 
 fail_daemon:
+    accesslog_destroy(s->log);
     connguard_destroy(s->guard);
     tile_service_destroy(s->tiles);
 fail_tiles:
@@ -585,6 +592,7 @@ void http_stop(http_server *s, int drain_ms)
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
     connguard_destroy(s->guard);
+    accesslog_destroy(s->log);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     api_cleanup();
