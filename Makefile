@@ -101,6 +101,26 @@ bench-noise: deps-bench
 
 bench: bench-tiles bench-noise
 
+# ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
+# the load test (256 connections, 60 s); idle and slow-loris clients. All on
+# loopback, bounded in time, release build (BENCHMARKS.md, "HTTP" and "Load
+# and slow clients"). The slow-client and SIGTERM-under-load checks also run
+# in `make test` (tests/http/slowclients.test.mjs, sigterm-load.test.mjs).
+.PHONY: bench-http loadtest slowtest
+bench-http: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) bench/http/bench-http.sh
+
+bench: bench-http
+
+loadtest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) bench/http/loadtest.sh
+
+slowtest: deps
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	NOISETILE_BIN=$(CURDIR)/$(BUILD)/noisetile timeout 60 node tests/http/slowclients.mjs
+
 # ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
 # daemon serves everything the page needs and it works with no internet ----
 LEAFLET := node_modules/leaflet
