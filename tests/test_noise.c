@@ -102,13 +102,14 @@ static void test_lattice_points(void)
 typedef struct {
     double min, max, std, beyond_half;
     long peaks;
+    double nearest_peak; /* distance from a peak to the closest lattice point, cells */
 } tn_stats;
 
 static tn_stats region_stats(noise_kind kind)
 {
     enum { W = 640 };
     float *v = malloc(sizeof(float) * W * W);
-    tn_stats st = { 1e9, -1e9, 0, 0, 0 };
+    tn_stats st = { 1e9, -1e9, 0, 0, 0, 1e9 };
     double sum = 0, sum2 = 0;
     long beyond = 0, n = 0;
     for (uint32_t seed = 0; seed < 4; seed++) {
@@ -135,6 +136,12 @@ static tn_stats region_stats(noise_kind kind)
                             break;
                         }
                 st.peaks += peak;
+                if (peak) {
+                    int di = i % 16 < 16 - i % 16 ? i % 16 : 16 - i % 16;
+                    int dj = j % 16 < 16 - j % 16 ? j % 16 : 16 - j % 16;
+                    double d = sqrt((double)(di * di + dj * dj)) / 16;
+                    st.nearest_peak = d < st.nearest_peak ? d : st.nearest_peak;
+                }
             }
     }
     double mean = sum / n;
@@ -148,8 +155,8 @@ static void test_islands_figures(void)
 {
     tn_stats p = region_stats(NOISE_PERLIN), v = region_stats(NOISE_VALUE);
     double ratio = (double)p.peaks / (double)v.peaks;
-    printf("# perlin: range %.3f..%.3f std %.4f beyond 0.5 %.2f%% peaks %ld\n", p.min, p.max, p.std,
-           p.beyond_half, p.peaks);
+    printf("# perlin: range %.3f..%.3f std %.4f beyond 0.5 %.2f%% peaks %ld, nearest to a lattice point %.3f\n",
+           p.min, p.max, p.std, p.beyond_half, p.peaks, p.nearest_peak);
     printf("# value:  range %.3f..%.3f std %.4f beyond 0.5 %.2f%% peaks %ld; peak ratio %.3f\n", v.min, v.max,
            v.std, v.beyond_half, v.peaks, ratio);
     CHECKF(p.min > -1.0 && p.min < -0.90, "perlin min %f (page: -0.97)", p.min);
@@ -159,6 +166,10 @@ static void test_islands_figures(void)
     CHECKF(fabs(p.beyond_half - 13) <= 2, "perlin beyond 0.5: %f%% (page: 13%%)", p.beyond_half);
     CHECKF(fabs(v.beyond_half - 32) <= 2, "value beyond 0.5: %f%% (page: 32%%)", v.beyond_half);
     CHECKF(ratio >= 2.8 && ratio <= 3.4, "peak ratio %f (page: 3761/1210 = 3.11)", ratio);
+    /* no Perlin peak sits on a lattice point (page: the nearest was 0.2
+     * cells away); value noise's peaks are on lattice points */
+    CHECKF(p.nearest_peak >= 0.15, "a perlin peak %f cells from a lattice point (page: 0.2)", p.nearest_peak);
+    CHECKF(v.nearest_peak == 0.0, "value noise: nearest peak %f cells from a lattice point", v.nearest_peak);
 }
 
 
