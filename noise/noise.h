@@ -37,7 +37,9 @@
  *
  * Measured ranges, one octave (noise_eval_points, 16 seeds x 2^20 random
  * points in [-1e4, 1e4]^2 per row; fractal modes and warp stay inside
- * [-1, 1] by construction since every base field does):
+ * [-1, 1] by construction since every base field does; the rounding of
+ * the interpolation can land a few ulps beyond +-1 next to a lattice value
+ * of +-1, so a field's value is finally clamped to [-1, 1]):
  *
  *   kind              2D                  3D (with t)     bound (worst case)
  *   value             -1.0000..1.0000     -1.0000..1.0000   1 (on lattice points)
