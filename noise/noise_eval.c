@@ -461,6 +461,8 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
             (want ? L->base->pts_g : L->base->pts_v)(L, 0, n, xs, ys, t, out_v, out_g);
         else
             (want ? L->base->row_g : L->base->row_v)(L, 0, n, xs, row_y, t, out_v, out_g);
+        for (int i = 0; i < n; i++)
+            out_v[i] = ne_clamp1(out_v[i]); /* see below */
         /* (af * g) / sum, skipping the exact no-ops (x * 1, x / 1) */
         double af = L->amp_freq[0], sum = L->amp_sum;
         if (want && (af != 1.0 || sum != 1.0))
