@@ -836,6 +836,16 @@
     b.setAttribute('aria-expanded', open ? 'true' : 'false');
     b.title = open ? 'Hide the panel (P)' : 'Show the panel (P)';
   }
+  function copyLink() {
+    writeHash();
+    var url = location.href;
+    var ok = function () { status('Link copied: it reopens this view.'); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(url).then(ok, function () { status(url, 'sticky'); });
+    } else {
+      status(url, 'sticky');
+    }
+  }
   function typingIn(t) {
     return t && (t.tagName === 'INPUT' && /^(text|number|search)$/.test(t.type) || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
   }
@@ -846,6 +856,7 @@
     else if (k === 'n') newSeed();
     else if (k === 't') togglePlay();
     else if (k === 'g') { state.grid = !state.grid; syncGrid(); scheduleHash(); }
+    else if (k === 'l') copyLink();
     else if (k === 'escape') { if (state.point) clearPoint(); else return; }
     else return;
     e.preventDefault();
@@ -918,6 +929,7 @@
   }
 
   $('panel-toggle').addEventListener('click', function () { setPanel(document.body.classList.contains('collapsed')); });
+  $('copy-link').addEventListener('click', function () { if (api) copyLink(); });
   setPanel(!window.matchMedia('(max-width: 640px)').matches);
 
   fetch('/api/kinds').then(function (r) {
