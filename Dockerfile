@@ -42,7 +42,7 @@ COPY --from=build /src/build/www /usr/share/noisetile/www
 COPY scripts/container-healthcheck.sh /usr/local/bin/noisetile-healthcheck
 
 # Every flag of the daemon has a NOISETILE_* variable; override with -e.
-# Threads default to the number of cores the container sees.
+# Threads default to the number of cores the container sees, at least 16.
 ENV NOISETILE_BIND=0.0.0.0 \
     NOISETILE_PORT=8080 \
     NOISETILE_STATIC=/usr/share/noisetile/www \
