@@ -77,12 +77,12 @@ static void *sweeper(void *arg)
                 continue;
             if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
                 atomic_store(&e->shut, 1);
+                atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
                 shutdown(e->fd, SHUT_RDWR);
                 n++;
             }
         }
         if (n > 0) {
-            atomic_fetch_add(&g->closed, n);
             fprintf(stderr,
                     "noisetile: closed %u connection(s) that sent no complete request "
                     "within %lld ms\n",
