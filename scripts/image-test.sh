@@ -64,7 +64,7 @@ secret=()
 [ -s /etc/ssl/certs/ca-certificates.crt ] && secret=(--secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt)
 say "building $IMAGE (buildah bud --pull=never)"
 t0=$(date +%s)
-timeout 1800 buildah bud "${ISO[@]}" --pull=never --format docker --layers "${secret[@]}" -t "$IMAGE" . \
+timeout 1800 buildah bud "${ISO[@]}" --pull=never --format docker --layers --force-rm "${secret[@]}" -t "$IMAGE" . \
   || die "buildah bud failed"
 say "built in $(( $(date +%s) - t0 )) s"
 
