@@ -29,7 +29,7 @@ SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
 
-.PHONY: all run test test-build deps deps-bench bench clean www image-test fuzz fuzz-build
+.PHONY: all run test test-build deps deps-bench bench clean www image-test fuzz fuzz-build valgrind
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
@@ -182,6 +182,28 @@ fuzz-build: deps
 
 fuzz: fuzz-build
 	BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+# ---- valgrind: the unit tests and the HTTP suite against a daemon built
+# without sanitizers (-O1 -g, $(BUILD)/vg), all under valgrind memcheck:
+# no error, no definite or indirect leak (tests/valgrind.sh).
+VG_OBJS  := $(NOISE_SRC:%.c=$(BUILD)/vg/%.o) $(SERVER_SRC:%.c=$(BUILD)/vg/%.o)
+VG_TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/vg/bin/%)
+.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/vg/%.o)
+
+$(BUILD)/vg/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -O1 -g -c $< -o $@
+
+$(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS)
+	$(CC) -O1 -g -o $@ $^ $(LIBS)
+
+$(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -O1 -g -o $@ $^ $(LIBS)
+
+valgrind: deps
+	$(MAKE) --no-print-directory $(BUILD)/.www $(BUILD)/vg/noisetile $(VG_TESTS)
+	BUILD=$(BUILD) tests/valgrind.sh
 
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and
 # checks it from the host (scripts/image-test.sh). Needs root.
