@@ -7,8 +7,10 @@
 /* Connections handled by one thread of the epoll pool. Kept below 125: a
  * single epoll thread of libmicrohttpd 0.9.75 stalls for seconds when exactly
  * 128 or 256 connections are ready at once (FIELD-NOTES.md). The daemon-wide
- * MHD_OPTION_CONNECTION_LIMIT is this times the thread count; connections
- * beyond it are accepted and closed at once by libmicrohttpd. */
+ * MHD_OPTION_CONNECTION_LIMIT is this times the thread count; at it,
+ * libmicrohttpd stops accepting and new connections wait in the listen
+ * backlog until a slot frees (measured; the per-address limit below, by
+ * contrast, closes a connection at once). */
 #define LIMIT_CONNECTIONS_PER_THREAD 120
 
 /* Default --threads: at least this many epoll threads even on a small
