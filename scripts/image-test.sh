@@ -64,9 +64,13 @@ secret=()
 [ -s /etc/ssl/certs/ca-certificates.crt ] && secret=(--secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt)
 say "building $IMAGE (buildah bud --pull=never)"
 t0=$(date +%s)
+old_image=$(buildah images --quiet --no-trunc "$IMAGE" 2>/dev/null | head -n1) || true
 timeout 1800 buildah bud "${ISO[@]}" --pull=never --format docker --layers --force-rm "${secret[@]}" -t "$IMAGE" . \
   || die "buildah bud failed"
 say "built in $(( $(date +%s) - t0 )) s"
+# The image this build replaced would linger untagged: drop it.
+new_image=$(buildah images --quiet --no-trunc "$IMAGE" | head -n1)
+if [ -n "$old_image" ] && [ "$old_image" != "$new_image" ]; then buildah rmi "$old_image" >/dev/null 2>&1 || true; fi
 
 # ---- run and check ----
 ctr=""; work=$(mktemp -d /tmp/noisetile-image-test.XXXXXX); runpid=""
