@@ -95,10 +95,33 @@ int noise_format_double(double v, char *buf, size_t buf_size)
     } else if (isinf(v)) {
         len = snprintf(tmp, sizeof tmp, v < 0 ? "-inf" : "inf");
     } else {
-        for (int prec = 1; prec <= 17; prec++) {
+        /* The shortest precision that round-trips. For a normal double
+         * whose shortest form has k <= 15 digits, %.15g prints those digits
+         * (padded with zeros): count them and print once more with %.kg,
+         * which also picks the exponent form ("1e+06") where that is
+         * shorter. Otherwise 16 or 17 digits. Subnormals, whose precision
+         * is lower, take the plain search. At most four snprintf calls
+         * instead of seventeen: this prints every number of a batch. */
+        int prec = fabs(v) < DBL_MIN ? 1 : 15;
+        for (; prec <= 17; prec++) {
             len = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
             if (strtod(tmp, NULL) == v)
                 break;
+        }
+        if (prec == 15) {
+            int digits = 0, trailing_zeros = 0, leading = 1;
+            for (const char *c = tmp; *c != '\0' && *c != 'e'; c++) {
+                if (*c < '0' || *c > '9')
+                    continue;
+                if (leading && *c == '0')
+                    continue;
+                leading = 0;
+                digits++;
+                trailing_zeros = *c == '0' ? trailing_zeros + 1 : 0;
+            }
+            int k = digits - trailing_zeros;
+            if (k >= 1 && k < 15)
+                len = snprintf(tmp, sizeof tmp, "%.*g", k, v);
         }
         /* "1e+06" -> "1e6", "1e-07" -> "1e-7": no '+' (it means space in a
          * query string) and no leading exponent zeros. */

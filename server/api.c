@@ -344,24 +344,15 @@ fail:
     return NULL;
 }
 
+/* A response built once at startup and queued for every request. */
 static struct MHD_Response *shared_json(json_t *doc, const char *cache_control, size_t *size)
 {
     if (doc == NULL)
         return NULL;
-    char *text = json_dumps(doc, HTTP_JSON_FLAGS);
+    uint64_t n = 0;
+    struct MHD_Response *r = http_response_json(doc, cache_control, &n);
     json_decref(doc);
-    if (text == NULL)
-        return NULL;
-    *size = strlen(text);
-    struct MHD_Response *r = MHD_create_response_from_buffer_with_free_callback(*size, text, free);
-    if (r == NULL) {
-        free(text);
-        return NULL;
-    }
-    MHD_add_response_header(r, "Content-Type", "application/json");
-    if (cache_control)
-        MHD_add_response_header(r, "Cache-Control", cache_control);
-    http_add_common_headers(r);
+    *size = (size_t)n;
     return r;
 }
 

@@ -22,6 +22,7 @@
 #include "errors.h"
 #include "failalloc.h"
 #include "files.h"
+#include "jsonout.h"
 #include "metrics.h"
 #include "query.h"
 #include "route.h"
@@ -74,56 +75,19 @@ void http_add_common_headers(struct MHD_Response *resp)
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
 }
 
-/* The text of a JSON body as json_dump_callback writes it. jansson 2.14
- * ignores the callback's failure while it writes an object's key (dump.c,
- * do_dump) and goes on, so json_dumps() can return a text with a key cut
- * short when an allocation fails: here the failure sticks in failed, every
- * later write is refused, and the caller trusts failed, not jansson. */
-typedef struct {
-    char *text;
-    size_t len, cap;
-    int failed;
-} json_text;
-
-static int json_text_append(const char *piece, size_t n, void *data)
-{
-    json_text *t = data;
-    if (t->failed)
-        return -1;
-    if (n + 1 > t->cap - t->len) {
-        size_t cap = t->cap ? t->cap : 512;
-        while (n + 1 > cap - t->len && cap < SIZE_MAX / 2)
-            cap *= 2;
-        char *p = n + 1 <= cap - t->len ? failalloc_realloc(t->text, cap) : NULL;
-        if (p == NULL) {
-            t->failed = 1;
-            return -1;
-        }
-        t->text = p;
-        t->cap = cap;
-    }
-    memcpy(t->text + t->len, piece, n);
-    t->len += n;
-    t->text[t->len] = '\0';
-    return 0;
-}
-
 struct MHD_Response *http_response_json(const json_t *doc, const char *cache_control,
                                         uint64_t *out_size)
 {
-    json_text t = {NULL, 0, 0, 0};
-    if (json_dump_callback(doc, json_text_append, &t, HTTP_JSON_FLAGS) != 0 || t.failed ||
-        t.text == NULL) {
-        free(t.text);
+    char *text;
+    size_t len;
+    if (jsonout_dump(doc, &text, &len) != 0)
         return NULL;
-    }
-    char *text = t.text;
     if (out_size != NULL)
-        *out_size = t.len;
+        *out_size = len;
     struct MHD_Response *resp =
         failalloc_fail_here()
             ? NULL
-            : MHD_create_response_from_buffer_with_free_callback(t.len, text, free);
+            : MHD_create_response_from_buffer_with_free_callback(len, text, free);
     if (resp == NULL) {
         free(text);
         return NULL;

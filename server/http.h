@@ -37,8 +37,8 @@ unsigned int http_port(const http_server *s);
  * http_stop(NULL, ...) does nothing. */
 void http_stop(http_server *s, int drain_ms);
 
-/* A new response with doc printed as compact JSON (doubles with 17
- * significant digits, so they round-trip), Content-Type application/json,
+/* A new response with doc printed as compact JSON (jsonout.h: doubles in
+ * shortest round-trip form), Content-Type application/json,
  * CORS, and Cache-Control: cache_control unless NULL. Returns NULL out of
  * memory. The caller queues and destroys it. *out_size (if not NULL) gets
  * the body's length. */
@@ -47,8 +47,5 @@ struct MHD_Response *http_response_json(const json_t *doc, const char *cache_con
 
 /* Adds the headers every response carries (CORS). */
 void http_add_common_headers(struct MHD_Response *resp);
-
-/* jansson dump flags used for every JSON body. */
-#define HTTP_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17))
 
 #endif

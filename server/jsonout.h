@@ -1,0 +1,18 @@
+/* jsonout.h: prints a jansson document as compact JSON with every real in
+ * its shortest round-trip form ("0.1", not jansson's "0.10000000000000001"),
+ * so the numbers users read are the numbers they sent, and still parse back
+ * to the same doubles. */
+#ifndef JSONOUT_H
+#define JSONOUT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Prints doc. On success returns 0 and sets *out_text to a NUL-terminated
+ * buffer from failalloc_malloc (the caller free()s it) and *out_len to its
+ * length. Returns -1 out of memory, or for a real that is NaN or infinite
+ * (JSON has no such numbers); *out_text is then NULL. Objects keep jansson's
+ * insertion order. */
+int jsonout_dump(const json_t *doc, char **out_text, size_t *out_len);
+
+#endif
