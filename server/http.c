@@ -172,15 +172,21 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     atomic_fetch_sub(&s->in_flight, 1);
 }
 
+void http_reply_release(http_reply *rp)
+{
+    if (rp->resp != NULL && !rp->shared)
+        MHD_destroy_response(rp->resp);
+    cache_entry_release(rp->entry);
+    memset(rp, 0, sizeof *rp);
+}
+
 /* Queues reply and releases what it holds. */
 static enum MHD_Result send_reply(struct MHD_Connection *conn, request *rq, http_reply *rp)
 {
     enum MHD_Result ret = MHD_queue_response(conn, rp->status, rp->resp);
     rq->status = rp->status;
     rq->size = rp->status == 304 ? 0 : rp->size;
-    if (!rp->shared)
-        MHD_destroy_response(rp->resp);
-    cache_entry_release(rp->entry);
+    http_reply_release(rp);
     return ret;
 }
 

@@ -25,6 +25,10 @@ typedef struct {
     uint64_t size;              /* body bytes, for the access log */
 } http_reply;
 
+/* Drops what a reply holds (its response unless shared, its cache entry)
+ * and zeroes it; MHD keeps its own reference to a queued response. */
+void http_reply_release(http_reply *rp);
+
 /* Starts the daemon as cfg says and returns it listening; NULL on failure
  * with a message in err. Free with http_stop(). */
 http_server *http_start(const config *cfg, char *err, size_t err_size);

@@ -11,25 +11,7 @@
 #include "failalloc.h"
 #include "metrics.h"
 #include "test.h"
-
-static query_args args(const char *const *kv, size_t n)
-{
-    query_args a;
-    memset(&a, 0, sizeof a);
-    for (size_t i = 0; i < n; i++) {
-        a.names[i] = kv[2 * i];
-        a.values[i] = kv[2 * i + 1];
-    }
-    a.n = n;
-    return a;
-}
-
-static void done(http_reply *rp)
-{
-    if (rp->resp != NULL && !rp->shared)
-        MHD_destroy_response(rp->resp);
-    memset(rp, 0, sizeof *rp);
-}
+#include "test_server_util.h"
 
 /* Calls op with the nth allocation failing, for nth = 1, 2, ... until op
  * makes fewer allocations than nth. Each run must succeed or say 503. */
@@ -47,20 +29,20 @@ static void each_failure(const char *what, int (*op)(http_reply *))
         CHECKF(rc != 0 || rp.resp != NULL, "%s nth %ld: no response", what, nth);
         if (rc != 0)
             saw_failure = 1;
-        done(&rp);
+        http_reply_release(&rp);
         if (!fired)
             break;
     }
     CHECKF(saw_failure, "%s: no allocation failure was reported as 503", what);
     http_reply rp = {0};
     CHECKF(op(&rp) == 0, "%s disarmed", what);
-    done(&rp);
+    http_reply_release(&rp);
 }
 
 static int op_point(http_reply *rp)
 {
     const char *kv[] = {"x", "1.5", "y", "-2.25", "octaves", "3", "t", "0.5"};
-    query_args a = args(kv, 4);
+    query_args a = test_query_args(kv, 4);
     route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1};
     char err[ERRORS_MSG_MAX];
     return api_point(&r, &a, rp, err, sizeof err);
@@ -69,7 +51,7 @@ static int op_point(http_reply *rp)
 static int op_points(http_reply *rp)
 {
     static const char body[] = "{\"points\":[[0,0],[1.5,-2.5],[1e3,-1e-3],[7,8]]}";
-    query_args a = args(NULL, 0);
+    query_args a = test_query_args(NULL, 0);
     route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
     char err[ERRORS_MSG_MAX];
     return api_points(&r, &a, body, sizeof body - 1, rp, err, sizeof err);
@@ -78,7 +60,7 @@ static int op_points(http_reply *rp)
 static int op_tilejson(http_reply *rp)
 {
     const char *kv[] = {"palette", "terrain", "warp", "0.5"};
-    query_args a = args(kv, 2);
+    query_args a = test_query_args(kv, 2);
     route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1};
     char err[ERRORS_MSG_MAX];
     return api_tilejson(&r, &a, "http://127.0.0.1:8080", rp, err, sizeof err);
@@ -133,7 +115,7 @@ static void test_points_shapes(void)
         {"{\"points\":[[0,0]]} trailing", ERR_BAD_JSON},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        query_args a = args(NULL, 0);
+        query_args a = test_query_args(NULL, 0);
         route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
         http_reply rp = {0};
         char err[ERRORS_MSG_MAX] = "";
@@ -141,7 +123,7 @@ static void test_points_shapes(void)
         CHECKF(rc == cases[i].rc, "%s -> %d (%s)", cases[i].body, rc, err);
         CHECKF(rc != 0 || rp.status == 200, "%s", cases[i].body);
         CHECKF(rc == 0 || err[0] != '\0', "%s: no message", cases[i].body);
-        done(&rp);
+        http_reply_release(&rp);
     }
 }
 

@@ -6,18 +6,13 @@
 #include "errors.h"
 #include "query.h"
 #include "test.h"
+#include "test_server_util.h"
 #include "tile.h"
 
 static int qparse(const char *const *kv, size_t n, int flags, query_result *out, char *err,
                   size_t err_size)
 {
-    query_args a;
-    memset(&a, 0, sizeof a);
-    for (size_t i = 0; i < n; i++) {
-        a.names[i] = kv[2 * i];
-        a.values[i] = kv[2 * i + 1];
-    }
-    a.n = n;
+    query_args a = test_query_args(kv, n);
     return query_parse(&a, NOISE_PERLIN, 7, flags, out, err, err_size);
 }
 

@@ -9,27 +9,8 @@
 #include "errors.h"
 #include "failalloc.h"
 #include "test.h"
+#include "test_server_util.h"
 #include "tile.h"
-
-static query_args args(const char *const *kv, size_t n)
-{
-    query_args a;
-    memset(&a, 0, sizeof a);
-    for (size_t i = 0; i < n; i++) {
-        a.names[i] = kv[2 * i];
-        a.values[i] = kv[2 * i + 1];
-    }
-    a.n = n;
-    return a;
-}
-
-static void release(http_reply *rp)
-{
-    if (rp->resp != NULL && !rp->shared)
-        MHD_destroy_response(rp->resp);
-    cache_entry_release(rp->entry);
-    memset(rp, 0, sizeof *rp);
-}
 
 static void test_hit_miss_304(void)
 {
@@ -38,7 +19,7 @@ static void test_hit_miss_304(void)
     route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1};
     const char *a[] = {"octaves", "2", "palette", "terrain"};
     const char *b[] = {"palette", "terrain", "octaves", "2.0", "gain", "0.5"};
-    query_args qa = args(a, 2), qb = args(b, 3);
+    query_args qa = test_query_args(a, 2), qb = test_query_args(b, 3);
     http_reply r1 = {0}, r2 = {0}, r3 = {0};
     char err[ERRORS_MSG_MAX];
     CHECK(tile_handle(t, NULL, &r, &qa, &r1, err, sizeof err) == 0);
@@ -56,11 +37,11 @@ static void test_hit_miss_304(void)
     cache_stats st;
     cache_get_stats(tile_service_cache(t), &st);
     CHECK(st.entries == 1 && st.misses == 1 && st.hits == 2);
-    release(&r1);
-    release(&r2);
-    release(&r3);
+    http_reply_release(&r1);
+    http_reply_release(&r2);
+    http_reply_release(&r3);
     const char *bad[] = {"palette", "mauve"};
-    query_args qbad = args(bad, 1);
+    query_args qbad = test_query_args(bad, 1);
     CHECK(tile_handle(t, NULL, &r, &qbad, &r1, err, sizeof err) == ERR_BAD_REQUEST);
     CHECK(strstr(err, "palette") != NULL);
     tile_service_destroy(t);
@@ -72,7 +53,7 @@ static void test_out_of_memory(void)
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 20, m);
     const char *kv[] = {"shade", "1", "octaves", "3"};
-    query_args q = args(kv, 2);
+    query_args q = test_query_args(kv, 2);
     int saw_503 = 0;
     long n_runs = 0;
     for (long nth = 1; nth < 100000; nth++) {
@@ -88,7 +69,7 @@ static void test_out_of_memory(void)
         CHECKF(rc == 0 || rc == ERR_OVERLOADED, "nth %ld: rc %d", nth, rc);
         CHECKF(rc != 0 || (rp.status == 200 && rp.resp != NULL), "nth %ld", nth);
         saw_503 |= rc == ERR_OVERLOADED;
-        release(&rp);
+        http_reply_release(&rp);
         if (!fired)
             break;
     }
