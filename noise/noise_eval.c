@@ -304,66 +304,44 @@ NE_TRI2_ROWS(value_tri2, NK_MODE_VALUE)
 NE_TRI2_ROWS(perlin_tri2, NK_MODE_PERLIN)
 NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 
-static void value_sq2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
-                          ne_grad acc_g)
-{
-    if (acc_g)
-        ne_sq2_row(NK_MODE_VALUE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);
-    else
-        ne_sq2_row(NK_MODE_VALUE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);
-}
-
-static void perlin_sq2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
-                           ne_grad acc_g)
-{
-    if (acc_g)
-        ne_sq2_row(NK_MODE_PERLIN, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);
-    else
-        ne_sq2_row(NK_MODE_PERLIN, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);
-}
-
 typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg);
 
-static void value_sq2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
-{
-    if (fg)
-        ne_sq2_row(NK_MODE_VALUE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);
-    else
-        ne_sq2_row(NK_MODE_VALUE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);
-}
-
-static void perlin_sq2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
-{
-    if (fg)
-        ne_sq2_row(NK_MODE_PERLIN, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);
-    else
-        ne_sq2_row(NK_MODE_PERLIN, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);
-}
-
-static void value_sq2_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                double *v, ne_grad g)
-{
-    (void)t;
-    ne_sq2_row(NK_MODE_VALUE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
-}
-static void value_sq2_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                double *v, ne_grad g)
-{
-    (void)t;
-    ne_sq2_row(NK_MODE_VALUE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
-}
-static void perlin_sq2_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                 double *v, ne_grad g)
-{
-    (void)t;
-    ne_sq2_row(NK_MODE_PERLIN, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
-}
-static void perlin_sq2_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                                 double *v, ne_grad g)
-{
-    (void)t;
-    ne_sq2_row(NK_MODE_PERLIN, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);
-}
+/* The square-lattice 2D rows of one kind, each a call of the inlined
+ * ne_sq2_row with constant flags, so the compiler builds one loop per use:
+ * fastrow_v / fastrow_g write one octave's values (and gradients), acc adds
+ * an octave into fBm accumulators, floatrow writes a one-octave tile
+ * straight into the caller's floats. */
+#define NE_SQ2_ROWS(name, MODE)                                                                         \
+    static void name##_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        (void)t;                                                                                        \
+        ne_sq2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                 \
+    }                                                                                                   \
+    static void name##_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        (void)t;                                                                                        \
+        ne_sq2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                 \
+    }                                                                                                   \
+    static void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,  \
+                           ne_grad acc_g)                                                               \
+    {                                                                                                   \
+        if (acc_g)                                                                                      \
+            ne_sq2_row(MODE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                     \
+        else                                                                                            \
+            ne_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                      \
+    }                                                                                                   \
+    static void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv,  \
+                                float *fg)                                                              \
+    {                                                                                                   \
+        if (fg)                                                                                         \
+            ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                     \
+        else                                                                                            \
+            ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                   \
+    }
+NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
+NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
 
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL }
 #define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL }
