@@ -3,13 +3,13 @@
  * thread that shuts down the ones waiting too long. */
 #include "connguard.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <time.h>
+
+#include "ticker.h"
 
 /* One open connection. waiting_since_ms: when it started owing us a request
  * (0: it does not; a request is being answered). started: its request line
@@ -25,72 +25,54 @@ typedef struct guard_entry {
 } guard_entry;
 
 struct connguard {
-    pthread_mutex_t lock;     /* the list, stop */
-    pthread_cond_t wake;
+    ticker sweeper;           /* its lock guards the list */
     guard_entry *head;
-    int stop;
     atomic_int draining;      /* graceful stop: no new requests */
     long long deadline_ms;
     atomic_ullong closed;
-    pthread_t thread;
 };
 
 #define SWEEP_MS 250
 
 static long long now_ms(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    long long ms = (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+    long long ms = ticker_now_ms();
     return ms > 0 ? ms : 1; /* 0 means "not waiting" */
 }
 
-static void *sweeper(void *arg)
+/* The sweeper's tick (list lock held): shuts down connections that have
+ * waited too long for a complete request. */
+static void sweep(void *arg)
 {
     connguard *g = arg;
-    pthread_mutex_lock(&g->lock);
-    while (!g->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += SWEEP_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&g->wake, &g->lock, &until);
-        if (g->stop)
-            break;
-        long long now = now_ms();
-        unsigned n = 0;
-        /* Under the lock an entry's fd is still open: libmicrohttpd reports
-         * a connection closed (and we unlink it) before closing its socket.
-         * shutdown() wakes the connection's thread with end-of-file, and
-         * libmicrohttpd then closes and frees the connection itself. */
-        for (guard_entry *e = g->head; e != NULL; e = e->next) {
-            long long since = atomic_load(&e->waiting_since_ms);
-            if (since == 0 || now - since <= g->deadline_ms)
-                continue;
-            /* Bytes the daemon has not read yet: its own thread is busy
-             * (rendering for another connection), the client is not slow. */
-            int pending = 0;
-            if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
-                continue;
-            if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
-                atomic_store(&e->shut, 1);
-                atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
-                shutdown(e->fd, SHUT_RDWR);
-                n++;
-            }
-        }
-        if (n > 0) {
-            fprintf(stderr,
-                    "noisetile: closed %u connection(s) that sent no complete request "
-                    "within %lld ms\n",
-                    n, g->deadline_ms);
+    long long now = now_ms();
+    unsigned n = 0;
+    /* Under the lock an entry's fd is still open: libmicrohttpd reports
+     * a connection closed (and we unlink it) before closing its socket.
+     * shutdown() wakes the connection's thread with end-of-file, and
+     * libmicrohttpd then closes and frees the connection itself. */
+    for (guard_entry *e = g->head; e != NULL; e = e->next) {
+        long long since = atomic_load(&e->waiting_since_ms);
+        if (since == 0 || now - since <= g->deadline_ms)
+            continue;
+        /* Bytes the daemon has not read yet: its own thread is busy
+         * (rendering for another connection), the client is not slow. */
+        int pending = 0;
+        if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
+            continue;
+        if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
+            atomic_store(&e->shut, 1);
+            atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
+            shutdown(e->fd, SHUT_RDWR);
+            n++;
         }
     }
-    pthread_mutex_unlock(&g->lock);
-    return NULL;
+    if (n > 0) {
+        fprintf(stderr,
+                "noisetile: closed %u connection(s) that sent no complete request "
+                "within %lld ms\n",
+                n, g->deadline_ms);
+    }
 }
 
 connguard *connguard_create(int deadline_ms)
@@ -101,47 +83,24 @@ connguard *connguard_create(int deadline_ms)
     g->deadline_ms = deadline_ms;
     atomic_init(&g->closed, 0);
     atomic_init(&g->draining, 0);
-    pthread_condattr_t ca;
-    if (pthread_condattr_init(&ca) != 0)
-        goto fail_attr;
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    if (pthread_cond_init(&g->wake, &ca) != 0)
-        goto fail_cond;
-    if (pthread_mutex_init(&g->lock, NULL) != 0)
-        goto fail_mutex;
-    if (pthread_create(&g->thread, NULL, sweeper, g) != 0)
-        goto fail_thread;
-    pthread_condattr_destroy(&ca);
+    if (ticker_start(&g->sweeper, SWEEP_MS, sweep, g) != 0) {
+        free(g);
+        return NULL;
+    }
     return g;
-
-fail_thread:
-    pthread_mutex_destroy(&g->lock);
-fail_mutex:
-    pthread_cond_destroy(&g->wake);
-fail_cond:
-    pthread_condattr_destroy(&ca);
-fail_attr:
-    free(g);
-    return NULL;
 }
 
 void connguard_destroy(connguard *g)
 {
     if (g == NULL)
         return;
-    pthread_mutex_lock(&g->lock);
-    g->stop = 1;
-    pthread_cond_signal(&g->wake);
-    pthread_mutex_unlock(&g->lock);
-    pthread_join(g->thread, NULL);
+    ticker_stop(&g->sweeper);
     /* Entries left (none after MHD_stop_daemon) are freed with the list. */
     while (g->head != NULL) {
         guard_entry *e = g->head;
         g->head = e->next;
         free(e);
     }
-    pthread_mutex_destroy(&g->lock);
-    pthread_cond_destroy(&g->wake);
     free(g);
 }
 
@@ -161,25 +120,25 @@ void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
         atomic_init(&e->waiting_since_ms, now_ms());
         atomic_init(&e->started, 0);
         atomic_init(&e->shut, 0);
-        pthread_mutex_lock(&g->lock);
+        pthread_mutex_lock(&g->sweeper.lock);
         e->next = g->head;
         if (g->head != NULL)
             g->head->prev = e;
         g->head = e;
-        pthread_mutex_unlock(&g->lock);
+        pthread_mutex_unlock(&g->sweeper.lock);
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         guard_entry *e = *socket_context;
         *socket_context = NULL;
         if (e == NULL)
             return;
-        pthread_mutex_lock(&g->lock);
+        pthread_mutex_lock(&g->sweeper.lock);
         if (e->prev != NULL)
             e->prev->next = e->next;
         else
             g->head = e->next;
         if (e->next != NULL)
             e->next->prev = e->prev;
-        pthread_mutex_unlock(&g->lock);
+        pthread_mutex_unlock(&g->sweeper.lock);
         free(e);
     }
 }
@@ -225,13 +184,13 @@ void connguard_request_done(struct MHD_Connection *conn)
 void connguard_drain(connguard *g)
 {
     atomic_store(&g->draining, 1);
-    pthread_mutex_lock(&g->lock);
+    pthread_mutex_lock(&g->sweeper.lock);
     for (guard_entry *e = g->head; e != NULL; e = e->next)
         if (atomic_load(&e->waiting_since_ms) != 0 && !atomic_load(&e->started)) {
             atomic_store(&e->shut, 1);
             shutdown(e->fd, SHUT_RDWR);
         }
-    pthread_mutex_unlock(&g->lock);
+    pthread_mutex_unlock(&g->sweeper.lock);
 }
 
 unsigned long long connguard_closed(const connguard *g)
