@@ -57,10 +57,14 @@ $(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(SAN_NOISE)
 	@mkdir -p $(dir $@)
 	$(CC) $(SAN) -o $@ $^ $(LIBS)
 
-# The cache is also tested under ThreadSanitizer.
+# The cache and the render pool are also tested under ThreadSanitizer
+# (each test links only its module).
+TSAN_TESTS := $(BUILD)/tsan/bin/test_cache $(BUILD)/tsan/bin/test_pool
 $(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c
+$(BUILD)/tsan/bin/test_pool: tests/test_pool.c server/pool.c
+$(TSAN_TESTS):
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $^ -lpthread -lm
+	$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $(filter %.c,$^) -lpthread -lm
 
 # ---- install what is missing, once ----
 $(BUILD)/.deps-test: scripts/deps.sh package-lock.json
@@ -151,7 +155,7 @@ $(BUILD)/noise_standalone: tests/noise_standalone.c $(NOISE_SRC) $(wildcard nois
 	$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
 	$@ || { rm -f $@; exit 1; }
 
-test-build: $(BUILD)/noise_standalone $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+test-build: $(BUILD)/noise_standalone $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS)
 
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built by clang with
