@@ -3,6 +3,8 @@
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -35,7 +37,8 @@ struct http_server {
     metrics *metrics;
     tile_service *tiles;
     connguard *guard;
-    accesslog *log;
+    accesslog *log;       /* NULL with --access-log off */
+    int log_fd;           /* --access-log FILE, else -1 */
     atomic_int in_flight;
 };
 
@@ -163,7 +166,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                      rq->method[0] ? rq->method : "-", target,
                      rq->status, (unsigned long long)rq->size, us / 1000, us % 1000,
                      toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
-    if (n > 0)
+    if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     metrics_count_request(s->metrics, rq->route, rq->status);
     free(rq->body);
@@ -445,6 +448,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         return NULL;
     }
     s->cfg = *cfg;
+    s->log_fd = -1;
     atomic_init(&s->in_flight, 0);
     /* jansson's and the tile cache's memory comes from failalloc.h's
      * wrappers (plain malloc unless a test arms them: tests/test_oom.c), so
@@ -499,9 +503,18 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     }
     unsigned int conn_limit = (unsigned int)cfg->threads * per_thread;
     raise_fd_limit((rlim_t)conn_limit + 64 + 4 * (rlim_t)cfg->threads);
+    if (cfg->access_log[0] != '\0' && strcmp(cfg->access_log, "off") != 0) {
+        s->log_fd = open(cfg->access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (s->log_fd < 0) {
+            snprintf(err, err_size, "cannot open access log '%s': %s", cfg->access_log,
+                     strerror(errno));
+            goto fail_daemon;
+        }
+    }
     s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
-    s->log = accesslog_create(STDERR_FILENO);
-    if (s->guard == NULL || s->log == NULL) {
+    if (strcmp(cfg->access_log, "off") != 0)
+        s->log = accesslog_create(s->log_fd >= 0 ? s->log_fd : STDERR_FILENO);
+    if (s->guard == NULL || (s->log == NULL && strcmp(cfg->access_log, "off") != 0)) {
         snprintf(err, err_size, "out of memory");
         goto fail_daemon;
     }
@@ -529,6 +542,8 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
 
 fail_daemon:
     accesslog_destroy(s->log);
+    if (s->log_fd >= 0)
+        close(s->log_fd);
     connguard_destroy(s->guard);
     tile_service_destroy(s->tiles);
 fail_tiles:
@@ -563,6 +578,8 @@ void http_stop(http_server *s, int drain_ms)
         close(listen_fd);
     connguard_destroy(s->guard);
     accesslog_destroy(s->log);
+    if (s->log_fd >= 0)
+        close(s->log_fd);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     api_cleanup();
