@@ -18,6 +18,7 @@
 
 #include "accesslog.h"
 #include "api.h"
+#include "batch.h"
 #include "cache.h"
 #include "connguard.h"
 #include "daemon_limits.h"
@@ -40,6 +41,7 @@ struct http_server {
     accesslog *log;       /* NULL with --access-log off */
     int log_fd;           /* --access-log FILE, else -1 */
     atomic_int in_flight;
+    atomic_size_t body_memory; /* reserved by requests in flight (batch_memory_bytes) */
 };
 
 /* Per-request state, from the request line to the completion callback. */
@@ -51,6 +53,9 @@ typedef struct {
     size_t received;      /* body bytes seen, kept or not */
     int body_too_large;
     int no_memory;        /* the body could not be stored */
+    int over_body_memory; /* LIMIT_BODY_MEMORY reached: the body is dropped, 503 */
+    size_t body_reserved; /* bytes of s->body_memory this request holds */
+    unsigned long long announced; /* Content-Length, when given and within the limit */
     route_id route;
     unsigned int status;
     uint64_t size;
@@ -169,6 +174,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     metrics_count_request(s->metrics, rq->route, rq->status);
+    atomic_fetch_sub(&s->body_memory, rq->body_reserved);
     free(rq->body);
     free(rq->uri);
     free(rq);
@@ -206,6 +212,8 @@ static enum MHD_Result send_error(struct MHD_Connection *conn, request *rq, int 
     } else if (allow != NULL) {
         MHD_add_response_header(rp.resp, "Allow", allow);
     }
+    if (rp.status == 503 && !rp.shared)
+        MHD_add_response_header(rp.resp, "Retry-After", "1");
     return send_reply(conn, rq, &rp);
 }
 
@@ -293,6 +301,11 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     }
     if (strcmp(method, "OPTIONS") == 0)
         return options_reply(&r, out);
+    if (rq->over_body_memory) {
+        snprintf(err, err_size, "request bodies in flight have reached the daemon's bound of "
+                                "%d MiB; retry shortly", LIMIT_BODY_MEMORY / (1024 * 1024));
+        return ERR_OVERLOADED;
+    }
     if (rq->no_memory)
         return ERR_OVERLOADED;
     if (rq->body_too_large) {
@@ -342,6 +355,22 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     }
 }
 
+/* Raises rq's share of the body-memory bound to want bytes. Returns 0, or
+ * -1 when that would take all bodies in flight over LIMIT_BODY_MEMORY. */
+static int reserve_body_memory(http_server *s, request *rq, size_t want)
+{
+    if (want <= rq->body_reserved)
+        return 0;
+    size_t more = want - rq->body_reserved;
+    size_t cur = atomic_load(&s->body_memory);
+    do {
+        if (cur + more > (size_t)LIMIT_BODY_MEMORY)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->body_memory, &cur, cur + more));
+    rq->body_reserved = want;
+    return 0;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size,
@@ -375,6 +404,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         }
         if (announced > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
+        else
+            rq->announced = announced;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -390,9 +421,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rq->body_too_large || strcmp(method, "POST") != 0)
             return MHD_YES; /* read and dropped; 413 (or ignored) at the end */
         if (rq->body_len + n + 1 > rq->body_cap) {
-            size_t cap = rq->body_cap ? rq->body_cap : 4096;
+            /* The announced length at once (one block, no copies), else
+             * doubling. */
+            size_t cap = rq->body_cap ? rq->body_cap
+                         : rq->announced > 0 ? (size_t)rq->announced + 1 : 4096;
             while (cap < rq->body_len + n + 1)
                 cap *= 2;
+            /* Reserve, for all bodies in flight together, what this batch
+             * will need up to its answer (batch.h); over the bound the body
+             * is dropped and the request answered 503. */
+            if (reserve_body_memory(s, rq, batch_memory_bytes(cap, LIMIT_MAX_POINTS)) != 0) {
+                rq->over_body_memory = 1;
+                rq->body_too_large = 1; /* drop the rest */
+                free(rq->body);
+                rq->body = NULL;
+                rq->body_len = rq->body_cap = 0;
+                return MHD_YES;
+            }
             char *nb = failalloc_realloc(rq->body, cap);
             if (nb == NULL) {
                 rq->body_too_large = 1; /* drop the rest; answered at the end */
@@ -450,6 +495,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     s->cfg = *cfg;
     s->log_fd = -1;
     atomic_init(&s->in_flight, 0);
+    atomic_init(&s->body_memory, 0);
     /* jansson's and the tile cache's memory comes from failalloc.h's
      * wrappers (plain malloc unless a test arms them: tests/test_oom.c), so
      * every allocation of a request path can be failed in tests. */

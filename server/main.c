@@ -1,5 +1,6 @@
 /* main.c: the noisetile daemon: settings, start, the listening line, and a
  * graceful stop on SIGINT/SIGTERM. */
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +26,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "noisetile: %s\n", msg);
         return 2;
     }
+
+    /* Blocks of 64 KiB and more (request bodies, batch arrays and answers,
+     * tile scratch) come straight from mmap and go back to the system when
+     * freed: a burst of large batches leaves no heap behind (BENCHMARKS.md,
+     * "Render pool"). Fixing the threshold also stops glibc from raising it
+     * after the first such free, which would send later blocks to the heap. */
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 
     /* Block the stop signals before any thread starts, so every worker
      * inherits the mask and only sigwait() below receives them. SIGPIPE is

@@ -3,17 +3,19 @@
  * line picks the kind. api_points gets the query split as libmicrohttpd
  * splits it and the body as the daemon stores it.
  *
- * The document api_points answers with is captured on its way into
- * http_response_json (the link wraps that symbol: -Wl,--wrap), so the
- * harness checks the answer itself, against its own reading of the body:
- * - an error is a 4xx code (400 bad JSON or query, 413 too many points)
- *   with a message; 503 never happens here (nothing fails to allocate);
- * - a body that is an object with only "points", an array of at most 10000
- *   arrays of 2 or 3 finite numbers (all as long as the first), is answered
- *   200, anything else is an error;
- * - a 200 answer is {"values":[...],"gradients":[...]} with exactly one
- *   value (a number in [-1, 1]) and one gradient (2 numbers, 3 for 3D) per
- *   point. */
+ * The body parser (batch.h) is checked against an independent reader,
+ * jansson, and the answer text it prints is read back by jansson:
+ * - api_points answers 200 exactly when the query parses and the body is an
+ *   object with only "points", an array of at most 10000 arrays of 2 or 3
+ *   finite numbers (all as long as the first); else a 4xx (400 bad JSON or
+ *   query, 413 too many points) with a message; 503 never happens here;
+ * - batch_parse accepts exactly those bodies, with the same count,
+ *   dimension and coordinates (bit for bit) as jansson reads (jansson
+ *   refuses integers beyond 64 bits, which are ordinary JSON numbers: such
+ *   bodies are left out of the comparison);
+ * - the answer for them is {"values":[...],"gradients":[...]} with exactly
+ *   one value (a number in [-1, 1]) and one gradient (2 numbers, 3 for 3D)
+ *   per point. */
 #include <jansson.h>
 #include <math.h>
 #include <microhttpd.h>
@@ -23,34 +25,21 @@
 #include <string.h>
 
 #include "api.h"
+#include "batch.h"
 #include "daemon_limits.h"
 #include "errors.h"
 #include "fuzz_util.h"
 
-static json_t *captured;
-
-struct MHD_Response *__real_http_response_json(const json_t *doc, const char *cache_control,
-                                               uint64_t *out_size);
-struct MHD_Response *__wrap_http_response_json(const json_t *doc, const char *cache_control,
-                                               uint64_t *out_size);
-
-struct MHD_Response *__wrap_http_response_json(const json_t *doc, const char *cache_control,
-                                               uint64_t *out_size)
-{
-    json_decref(captured);
-    captured = json_deep_copy(doc);
-    FUZZ_ASSERT(captured != NULL);
-    return __real_http_response_json(doc, cache_control, out_size);
-}
-
 /* The harness's own reading of the body: the number of points and their
  * dimension if the body is acceptable, else -1. */
-static long expected_points(const char *body, size_t len, int *dims)
+static long expected_points(const char *body, size_t len, int *dims, double **coords)
 {
-    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    json_error_t jerr;
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     long n = -1;
+    *coords = NULL;
     if (doc == NULL)
-        return -1;
+        return strstr(jerr.text, "too big integer") != NULL ? -2 : -1;
     json_t *pts = json_object_get(doc, "points");
     if (!json_is_object(doc) || json_object_size(doc) != 1 || !json_is_array(pts))
         goto done;
@@ -58,6 +47,8 @@ static long expected_points(const char *body, size_t len, int *dims)
     if (count > LIMIT_MAX_POINTS)
         goto done;
     *dims = 2;
+    *coords = malloc((count ? count : 1) * 3 * sizeof **coords);
+    FUZZ_ASSERT(*coords != NULL);
     for (size_t i = 0; i < count; i++) {
         json_t *pt = json_array_get(pts, i);
         if (!json_is_array(pt))
@@ -71,6 +62,7 @@ static long expected_points(const char *body, size_t len, int *dims)
             json_t *c = json_array_get(pt, k);
             if (!json_is_number(c) || !isfinite(json_number_value(c)))
                 goto done;
+            (*coords)[i * d + k] = json_number_value(c);
         }
     }
     n = (long)count;
@@ -96,12 +88,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The daemon's body buffer: the bytes, then a NUL it adds. */
     char *body = fuzz_strndup(nl != NULL ? nl + 1 : data, blen);
 
+    double *want = NULL;
     query_args q;
     if (fuzz_split_query(query, &q) != 0)
         goto done; /* 400 from query_collect; fuzz_route covers it */
 
-    json_decref(captured);
-    captured = NULL;
     http_reply out = {0};
     char err[ERRORS_MSG_MAX];
     memset(err, 'x', sizeof err);
@@ -112,7 +103,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char qerr[ERRORS_MSG_MAX];
     int query_ok = query_parse(&q, r.kind, r.seed, 0, &qr, qerr, sizeof qerr) == 0;
     int dims = 2;
-    long n = expected_points(body, blen, &dims);
+    long n = expected_points(body, blen, &dims, &want);
+    if (n == -2)
+        goto done;
+
+    /* The parser against jansson's reading. */
+    batch b;
+    char berr[ERRORS_MSG_MAX];
+    int brc = batch_parse(body, blen, LIMIT_MAX_POINTS, &b, berr, sizeof berr);
+    FUZZ_ASSERT((brc == 0) == (n >= 0));
+    if (brc != 0) {
+        FUZZ_ASSERT(brc == ERR_BAD_JSON || brc == ERR_TOO_LARGE);
+        FUZZ_ASSERT(berr[0] != '\0');
+    } else {
+        FUZZ_ASSERT(b.n == (size_t)n && (n == 0 || b.dims == dims));
+        for (size_t i = 0; i < b.n * (size_t)b.dims; i++)
+            FUZZ_ASSERT(b.coords[i] == want[i]);
+    }
 
     if (rc != 0) {
         unsigned st = errors_status(rc);
@@ -121,32 +128,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (query_ok && n >= 0)
             fprintf(stderr, "acceptable body refused (%u): %s\n", st, err);
         FUZZ_ASSERT(!(query_ok && n >= 0));
+        batch_free(&b);
         goto done;
     }
     FUZZ_ASSERT(query_ok && n >= 0);
     FUZZ_ASSERT(out.status == 200 && out.resp != NULL && !out.shared && out.size > 0);
     MHD_destroy_response(out.resp);
 
-    FUZZ_ASSERT(json_is_object(captured) && json_object_size(captured) == 2);
-    json_t *values = json_object_get(captured, "values");
-    json_t *grads = json_object_get(captured, "gradients");
-    FUZZ_ASSERT(json_is_array(values) && json_is_array(grads));
-    FUZZ_ASSERT(json_array_size(values) == (size_t)n && json_array_size(grads) == (size_t)n);
+    /* The answer text, read back. */
     size_t g = (dims == 3 || qr.spec.has_t) ? 3 : 2;
+    double *vals = malloc((b.n ? b.n : 1) * sizeof *vals);
+    double *grads = malloc((b.n ? b.n : 1) * 3 * sizeof *grads);
+    FUZZ_ASSERT(vals != NULL && grads != NULL);
+    if (b.n > 0)
+        noise_eval_points(&qr.spec, b.n, b.coords, b.dims, vals, grads);
+    char *text = NULL;
+    size_t tlen = 0;
+    FUZZ_ASSERT(batch_answer_json(vals, grads, b.n, (int)g, &text, &tlen) == 0);
+    FUZZ_ASSERT(tlen == out.size && strlen(text) == tlen);
+    json_t *ans = json_loadb(text, tlen, 0, NULL);
+    FUZZ_ASSERT(json_is_object(ans) && json_object_size(ans) == 2);
+    json_t *values = json_object_get(ans, "values");
+    json_t *gr = json_object_get(ans, "gradients");
+    FUZZ_ASSERT(json_is_array(values) && json_is_array(gr));
+    FUZZ_ASSERT(json_array_size(values) == (size_t)n && json_array_size(gr) == (size_t)n);
     for (size_t i = 0; i < (size_t)n; i++) {
         json_t *v = json_array_get(values, i);
-        FUZZ_ASSERT(json_is_real(v));
-        double x = json_real_value(v);
-        FUZZ_ASSERT(x >= -1.0 && x <= 1.0);
-        json_t *gi = json_array_get(grads, i);
+        FUZZ_ASSERT(json_is_number(v));
+        double x = json_number_value(v);
+        FUZZ_ASSERT(x >= -1.0 && x <= 1.0 && x == vals[i]);
+        json_t *gi = json_array_get(gr, i);
         FUZZ_ASSERT(json_is_array(gi) && json_array_size(gi) == g);
         for (size_t k = 0; k < g; k++)
-            FUZZ_ASSERT(json_is_real(json_array_get(gi, k)) ||
+            FUZZ_ASSERT(json_is_number(json_array_get(gi, k)) ||
                         json_is_null(json_array_get(gi, k)));
     }
+    json_decref(ans);
+    free(text);
+    free(vals);
+    free(grads);
+    batch_free(&b);
 done:
-    json_decref(captured);
-    captured = NULL;
+    free(want);
     free(body);
     free(query);
     return 0;
