@@ -68,7 +68,7 @@ int grid_job_create(const grid_request *req, grid_job **out)
                 goto fail;
         }
     }
-    if (job->req.gzip && (job->gz = gzip_create(GZIP_LEVEL)) == NULL)
+    if (job->req.gzip && (job->gz = gzip_create(GZIP_NUMBERS)) == NULL)
         goto fail;
     *out = job;
     return 0;

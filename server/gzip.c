@@ -26,7 +26,7 @@ static void z_free(voidpf opaque, voidpf p)
     free(p);
 }
 
-gzip_stream *gzip_create(int level)
+gzip_stream *gzip_create(gzip_content content)
 {
     gzip_stream *gz = failalloc_calloc(1, sizeof *gz);
     if (gz == NULL)
@@ -34,7 +34,8 @@ gzip_stream *gzip_create(int level)
     gz->z.zalloc = z_alloc;
     gz->z.zfree = z_free;
     /* windowBits 15 + 16: a gzip header and trailer instead of zlib's */
-    if (deflateInit2(&gz->z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    int strategy = content == GZIP_NUMBERS ? Z_HUFFMAN_ONLY : Z_DEFAULT_STRATEGY;
+    if (deflateInit2(&gz->z, 1, Z_DEFLATED, 15 + 16, 8, strategy) != Z_OK) {
         free(gz);
         return NULL;
     }
@@ -77,11 +78,12 @@ int gzip_write(gzip_stream *gz, const void *data, size_t n, int finish, bytebuf 
     }
 }
 
-int gzip_buffer(const void *data, size_t n, unsigned char **out_gz, size_t *out_size)
+int gzip_buffer(gzip_content content, const void *data, size_t n, unsigned char **out_gz,
+                size_t *out_size)
 {
     *out_gz = NULL;
     *out_size = 0;
-    gzip_stream *gz = gzip_create(GZIP_LEVEL);
+    gzip_stream *gz = gzip_create(content);
     if (gz == NULL)
         return -1;
     bytebuf b = {0};

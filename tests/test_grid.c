@@ -177,7 +177,7 @@ static void test_gzip(void)
     const char *text = "{\"values\":[0.1,0.2,0.3,0.1,0.2,0.3,0.1,0.2,0.3]}";
     unsigned char *gz;
     size_t gz_n, back_n;
-    CHECK(gzip_buffer(text, strlen(text), &gz, &gz_n) == 0);
+    CHECK(gzip_buffer(GZIP_TEXT, text, strlen(text), &gz, &gz_n) == 0);
     unsigned char *back = inflate_all(gz, gz_n, &back_n);
     CHECK(back != NULL && back_n == strlen(text) && memcmp(back, text, back_n) == 0);
     free(back);
