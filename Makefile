@@ -180,7 +180,18 @@ bench-noise: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_noise
 	$(BUILD)/bench/bench_noise
 
-bench: bench-tiles bench-noise
+# A grid's encodings against the bare noise_eval_grid fill of its window.
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o failalloc.o)
+$(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
+
+.PHONY: bench-grid
+bench-grid: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/bench/bench_grid
+	$(BUILD)/bench/bench_grid
+
+bench: bench-tiles bench-noise bench-grid
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on

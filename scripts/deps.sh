@@ -6,7 +6,8 @@
 # Usage: scripts/deps.sh [--check | --list] [build|test|bench|image]
 #   build  compiler, libraries, and the viewer's pinned libraries from npm
 #          (package.json "dependencies": Leaflet): what `make run` needs
-#   test   build, and the test tools: Chromium, clang, valgrind, curl, and the
+#   test   build, and the test tools: Chromium, clang, valgrind, curl, numpy,
+#          PIL, GDAL (independent readers of our formats), and the
 #          npm "devDependencies" (Playwright, a PNG decoder, a schema checker)
 #   bench  test, and the benchmark peers; image: build, and buildah/debootstrap
 # --check installs nothing: it names what is missing and the command that
@@ -19,7 +20,7 @@ case "${1:-}" in --check) mode=check; shift ;; --list) mode=list; shift ;; esac
 level=${1:-test}
 
 pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev nodejs npm"
-pkgs_test="chromium clang libclang-rt-14-dev valgrind curl"
+pkgs_test="chromium clang libclang-rt-14-dev valgrind curl python3-numpy python3-pil gdal-bin"
 pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light"
 pkgs_image="buildah debootstrap"
 

@@ -17,7 +17,7 @@ const BUILD = process.env.BUILD || 'build';
 const ENV = { ...process.env };
 for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES']) delete ENV[k];
 const make = (args) => spawnSync('make', ['--no-print-directory', ...args], { cwd: ROOT, env: ENV, encoding: 'utf8', timeout: 120000 });
-const TEST_TOOLS = ['chromium', 'clang', 'libclang-rt-14-dev', 'valgrind', 'curl'];
+const TEST_TOOLS = ['chromium', 'clang', 'libclang-rt-14-dev', 'valgrind', 'curl', 'python3-numpy', 'python3-pil', 'gdal-bin'];
 
 test('make run asks only for build and run needs: the compiler, the libraries, node/npm and the npm dependencies (no test tool)', () => {
   const list = (level) => execFileSync(path.join(ROOT, 'scripts/deps.sh'), ['--list', level], { encoding: 'utf8' }).trim().split('\n');
