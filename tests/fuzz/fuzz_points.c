@@ -104,8 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int query_ok = query_parse(&q, r.kind, r.seed, 0, &qr, qerr, sizeof qerr) == 0;
     int dims = 2;
     long n = expected_points(body, blen, &dims, &want);
-    if (n == -2)
+    if (n == -2) {
+        if (rc == 0)
+            MHD_destroy_response(out.resp);
         goto done;
+    }
 
     /* The parser against jansson's reading. */
     batch b;
