@@ -287,7 +287,7 @@ static int read_points(reader *r, size_t max_points, batch *out, size_t cap)
                 if (rc != 0)
                     return rc;
                 if (!isfinite(v)) {
-                    snprintf(msg, sizeof msg, "points[%zu] holds a number that is not finite", i);
+                    snprintf(msg, sizeof msg, "points[%zu] holds a JSON number too large for a double", i);
                     return shape(r, msg);
                 }
                 if (k < 4)
@@ -359,7 +359,7 @@ int batch_parse(const char *body, size_t len, size_t max_points, batch *out, cha
             if (strcmp(key, "points") != 0 || seen) {
                 char m[120];
                 if (seen && strcmp(key, "points") == 0)
-                    snprintf(m, sizeof m, "member \"points\" given twice in request body");
+                    snprintf(m, sizeof m, "duplicate member \"points\" in request body");
                 else
                     snprintf(m, sizeof m, "unknown member '%.40s' in request body (only \"points\")",
                              key);
