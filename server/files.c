@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +107,7 @@ static int not_found(char *err, size_t err_size, const char *path)
     return ERR_NOT_FOUND;
 }
 
-int files_serve(const char *root, const char *raw_path, http_reply *out, char *err,
+int files_serve(const char *root, const char *raw_path, reply *out, char *err,
                 size_t err_size)
 {
     char rel[LIMIT_STATIC_PATH];
@@ -155,17 +154,16 @@ int files_serve(const char *root, const char *raw_path, http_reply *out, char *e
         close(fd);
         return not_found(err, err_size, rel);
     }
-    out->resp = MHD_create_response_from_fd((size_t)st.st_size, fd);
-    if (out->resp == NULL) {
-        close(fd);
-        return ERR_OVERLOADED;
-    }
-    MHD_add_response_header(out->resp, "Content-Type", files_content_type(real));
-    /* The viewer changes between versions: revalidate, never serve stale. */
-    MHD_add_response_header(out->resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(out->resp, "X-Content-Type-Options", "nosniff");
-    http_add_common_headers(out->resp);
     out->status = 200;
+    out->content_type = files_content_type(real);
+    /* The viewer changes between versions: revalidate, never serve stale. */
+    out->cache_control = "no-cache";
+    out->body_kind = REPLY_FILE;
+    out->fd = fd;
     out->size = (uint64_t)st.st_size;
+    if (reply_header(out, "X-Content-Type-Options", "nosniff") != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
     return 0;
 }
