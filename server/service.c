@@ -286,14 +286,18 @@ static int handle_metrics(service *s, const service_request *rq, reply *out, cha
     return 0;
 }
 
+/* The viewer's file at rq->path: from the --static folder when it has it,
+ * else the copy built in (so `--static static` works on the viewer's own
+ * files and takes the libraries from the binary). */
 static int handle_static(service *s, const service_request *rq, reply *out, char *err,
                          size_t err_size)
 {
-    if (s->cfg.static_dir[0] == '\0') {
-        snprintf(err, err_size, "no route for %.200s", rq->path);
-        return ERR_NOT_FOUND;
+    if (s->cfg.static_dir[0] != '\0') {
+        int rc = files_serve(s->cfg.static_dir, rq->path, out, err, err_size);
+        if (rc != ERR_NOT_FOUND)
+            return rc;
     }
-    return files_serve(s->cfg.static_dir, rq->path, out, err, err_size);
+    return files_serve_embedded(rq->path, rq->if_none_match, out, err, err_size);
 }
 
 /* The route table's handler column. */
@@ -339,12 +343,11 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
     int rc = route_parse(rq->path, &rq->route, err, err_size);
     route_id id = rq->route.id;
     unsigned int method = route_method_bit(rq->method);
-    if (rc == ERR_UNKNOWN_KIND && (method & (ROUTE_GET | ROUTE_HEAD)) &&
-        s->cfg.static_dir[0] != '\0') {
-        /* A file under --static that happens to look like a field path. */
+    if (rc == ERR_UNKNOWN_KIND && (method & (ROUTE_GET | ROUTE_HEAD))) {
+        /* A viewer file that happens to look like a field path. */
         char ferr[ERRORS_MSG_MAX];
         reply file = REPLY_INIT;
-        if (files_serve(s->cfg.static_dir, rq->path, &file, ferr, sizeof ferr) == 0) {
+        if (handle_static(s, rq, &file, ferr, sizeof ferr) == 0) {
             rq->route.id = ROUTE_STATIC;
             *out = file;
             return 1;
