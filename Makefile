@@ -261,7 +261,7 @@ $(BUILD)/fuzz/www.o: $(WWW_C) | $(BUILD)/.libs
 
 $(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_LDFLAGS_$*) -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz-build: deps-test
 	$(MAKE) --no-print-directory $(FUZZ_BINS)

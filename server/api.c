@@ -4,7 +4,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +14,6 @@
 #include "failalloc.h"
 #include "openapi.h"
 #include "render.h"
-
-static struct MHD_Response *kinds_resp, *healthz_resp, *openapi_resp;
-static size_t kinds_size, healthz_size, openapi_size;
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
@@ -77,22 +73,18 @@ static json_t *params_object(const noise_spec *spec)
     return obj;
 }
 
-static int json_reply(json_t *doc, const char *cache_control, http_reply *out)
+/* Fills out with doc (which it takes) as a 200 JSON reply. */
+static int json_reply(json_t *doc, const char *cache_control, reply *out)
 {
-    if (doc == NULL)
-        return ERR_OVERLOADED;
-    out->resp = http_response_json(doc, cache_control, &out->size);
+    int rc = reply_json(out, 200, doc, cache_control);
     json_decref(doc);
-    if (out->resp == NULL)
-        return ERR_OVERLOADED;
-    out->status = 200;
-    return 0;
+    return rc;
 }
 
 /* Deterministic answers (same request, same bytes for this version). */
 #define API_CACHE_CONTROL "public, max-age=86400"
 
-int api_point(const route *r, const query_args *q, http_reply *out, char *err, size_t err_size)
+int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
@@ -112,7 +104,7 @@ int api_point(const route *r, const query_args *q, http_reply *out, char *err, s
 }
 
 int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
-               http_reply *out, char *err, size_t err_size)
+               reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
@@ -131,27 +123,21 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     char *text = NULL;
     size_t len = 0;
     if (values == NULL || grads == NULL) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
     if (n > 0)
         noise_eval_points(&qr.spec, n, b.coords, b.dims, values, grads);
     if (batch_answer_json(values, grads, n, g, &text, &len) != 0) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
-    out->resp = failalloc_fail_here()
-                    ? NULL
-                    : MHD_create_response_from_buffer_with_free_callback(len, text, free);
-    if (out->resp == NULL) {
-        free(text);
-        rc = ERR_OVERLOADED;
-        goto done;
-    }
-    MHD_add_response_header(out->resp, "Content-Type", "application/json");
-    MHD_add_response_header(out->resp, "Cache-Control", "no-store");
-    http_add_common_headers(out->resp);
     out->status = 200;
+    out->content_type = "application/json";
+    out->cache_control = "no-store";
+    out->body_kind = REPLY_OWNED;
+    out->owned = text;
+    out->body = text;
     out->size = len;
 done:
     free(values);
@@ -160,7 +146,7 @@ done:
     return rc;
 }
 
-int api_tilejson(const route *r, const query_args *q, const char *base_url, http_reply *out,
+int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
                  char *err, size_t err_size)
 {
     query_result qr;
@@ -277,47 +263,3 @@ fail:
     return NULL;
 }
 
-/* A response built once at startup and queued for every request. */
-static struct MHD_Response *shared_json(json_t *doc, const char *cache_control, size_t *size)
-{
-    if (doc == NULL)
-        return NULL;
-    uint64_t n = 0;
-    struct MHD_Response *r = http_response_json(doc, cache_control, &n);
-    json_decref(doc);
-    *size = (size_t)n;
-    return r;
-}
-
-int api_init(void)
-{
-    kinds_resp = shared_json(api_kinds_document(), "no-cache", &kinds_size);
-    healthz_resp = shared_json(json_pack("{s:s}", "status", "ok"), "no-store", &healthz_size);
-    openapi_resp = shared_json(openapi_document(), "no-cache", &openapi_size);
-    if (kinds_resp == NULL || healthz_resp == NULL || openapi_resp == NULL) {
-        api_cleanup();
-        return -1;
-    }
-    return 0;
-}
-
-void api_cleanup(void)
-{
-    if (kinds_resp) MHD_destroy_response(kinds_resp);
-    if (healthz_resp) MHD_destroy_response(healthz_resp);
-    if (openapi_resp) MHD_destroy_response(openapi_resp);
-    kinds_resp = healthz_resp = openapi_resp = NULL;
-}
-
-static int shared_reply(struct MHD_Response *r, size_t size, http_reply *out)
-{
-    out->resp = r;
-    out->status = 200;
-    out->shared = 1;
-    out->size = size;
-    return 0;
-}
-
-int api_kinds(http_reply *out) { return shared_reply(kinds_resp, kinds_size, out); }
-int api_healthz(http_reply *out) { return shared_reply(healthz_resp, healthz_size, out); }
-int api_openapi(http_reply *out) { return shared_reply(openapi_resp, openapi_size, out); }

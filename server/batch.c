@@ -232,7 +232,7 @@ static int read_number(reader *r, double *out)
     char *buf = local;
     size_t len = (size_t)(q - s);
     if (len >= sizeof local && (buf = failalloc_malloc(len + 1)) == NULL)
-        return ERR_OVERLOADED;
+        return ERR_NOMEM;
     memcpy(buf, s, len);
     buf[len] = '\0';
     *out = strtod(buf, NULL);
@@ -333,7 +333,7 @@ int batch_parse(const char *body, size_t len, size_t max_points, batch *out, cha
         cap = max_points;
     out->coords = failalloc_malloc((cap ? cap : 1) * 3 * sizeof *out->coords);
     if (out->coords == NULL)
-        return ERR_OVERLOADED;
+        return ERR_NOMEM;
     static const char *const shape_msg = "request body must be an object {\"points\":[[x,y],...]}";
     int rc = 0, seen = 0;
     if (!accept(&r, '{')) {

@@ -23,7 +23,7 @@ typedef struct {
  * escapes in the member name, UTF-8). Returns 0 and fills *out (free it
  * with batch_free()); or ERR_BAD_JSON with a message naming what is wrong
  * and where (points[i], or line and column), ERR_TOO_LARGE (more than
- * max_points points) or ERR_OVERLOADED (out of memory); *out is then empty. */
+ * max_points points) or ERR_NOMEM (out of memory); *out is then empty. */
 int batch_parse(const char *body, size_t len, size_t max_points, batch *out, char *err,
                 size_t err_size);
 

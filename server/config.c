@@ -15,7 +15,7 @@
 const char *config_usage(void)
 {
     return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--workers N] [--cache-mb N]\n"
-           "                 [--static DIR] [--access-log off|FILE]\n"
+           "                 [--static DIR] [--public-url URL] [--access-log off|FILE]\n"
            "\n"
            "Serves an infinite plane of procedural noise: PNG tiles, JSON values and\n"
            "gradients, and its viewer at /.\n"
@@ -30,13 +30,17 @@ const char *config_usage(void)
            "  --cache-mb N    tile cache budget in MiB, 0..65536 (default 256)\n"
            "  --static DIR    serve the viewer's files from DIR, the built-in copy for\n"
            "                  files DIR lacks (for working on static/)\n"
+           "  --public-url URL  the http(s)://host[:port][/prefix] the daemon is reached\n"
+           "                  at, for the URLs it writes (tile.json); default: taken\n"
+           "                  from Forwarded, X-Forwarded-Proto/-Host or Host\n"
            "  --access-log X  off, or a file the access log is appended to\n"
            "                  (default: standard error)\n"
            "  --help          this text\n"
            "\n"
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
-           "NOISETILE_WORKERS, NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_ACCESS_LOG;\n"
-           "flags override the environment.\n";
+           "NOISETILE_WORKERS, NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL,\n"
+           "NOISETILE_ACCESS_LOG; flags override the environment. SIGHUP reopens the\n"
+           "access log file (for log rotation; nothing to do for standard error).\n";
 }
 
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
@@ -93,6 +97,23 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
             return -1;
         }
         snprintf(cfg->static_dir, sizeof cfg->static_dir, "%s", real);
+    } else if (strcmp(name, "public-url") == 0) {
+        size_t len = strlen(v);
+        int ok = (strncmp(v, "http://", 7) == 0 && len > 7) ||
+                 (strncmp(v, "https://", 8) == 0 && len > 8);
+        for (size_t i = 0; ok && i < len; i++)
+            ok = v[i] > 0x20 && v[i] < 0x7f && strchr("?#\"<>\\^`{|}", v[i]) == NULL;
+        while (ok && len > 0 && v[len - 1] == '/')
+            len--;
+        size_t scheme = strncmp(v, "https", 5) == 0 ? 8 : 7;
+        if (!ok || len >= sizeof cfg->public_url || len <= scheme || v[len - 1] == ':' ||
+            v[scheme] == '/') {
+            snprintf(msg, msg_size,
+                     "public-url must be http://host[:port][/prefix] or https://..., without "
+                     "query or fragment, got '%.200s'", v);
+            return -1;
+        }
+        snprintf(cfg->public_url, sizeof cfg->public_url, "%.*s", (int)len, v);
     } else {
         snprintf(msg, msg_size, "unknown option '--%s' (see --help)", name);
         return -1;
@@ -103,12 +124,12 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
 int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(const char *),
                  char *msg, size_t msg_size)
 {
-    static const char *const names[] = {"bind",     "port",   "threads",   "workers",
-                                        "cache-mb", "static", "access-log"};
-    static const char *const envs[] = {"NOISETILE_BIND",     "NOISETILE_PORT",
-                                       "NOISETILE_THREADS",  "NOISETILE_WORKERS",
-                                       "NOISETILE_CACHE_MB", "NOISETILE_STATIC",
-                                       "NOISETILE_ACCESS_LOG"};
+    static const char *const names[] = {"bind",   "port",       "threads",   "workers", "cache-mb",
+                                        "static", "public-url", "access-log"};
+    static const char *const envs[] = {"NOISETILE_BIND",       "NOISETILE_PORT",
+                                       "NOISETILE_THREADS",    "NOISETILE_WORKERS",
+                                       "NOISETILE_CACHE_MB",   "NOISETILE_STATIC",
+                                       "NOISETILE_PUBLIC_URL", "NOISETILE_ACCESS_LOG"};
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;

@@ -13,6 +13,9 @@ typedef struct {
     char static_dir[4096];  /* resolved absolute path, "" when not serving files */
     int workers;            /* render pool threads, 1..LIMIT_MAX_THREADS; default: cores */
     char access_log[4096];  /* "" standard error, "off", or a file appended to */
+    char public_url[512];   /* scheme://authority[/prefix] of the URLs the daemon
+                               writes, no trailing '/'; "" to derive it from
+                               the request's headers */
 } config;
 
 /* Fills *cfg from the environment (env_get, usually getenv; NULL means no

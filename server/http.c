@@ -1,10 +1,13 @@
-/* http.c: libmicrohttpd setup and the life of one request: raw URI, body,
- * routing, method checks, CORS, the endpoint, the access log and metrics. */
+/* http.c: the connection layer: libmicrohttpd setup, the life of one
+ * request on its connection (framing checks, body, access log, metrics),
+ * the hand-off of evaluating requests to the render pool with the
+ * connection suspended, and a reply turned into a libmicrohttpd response. */
 #include "http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -12,54 +15,90 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "accesslog.h"
-#include "api.h"
-#include "batch.h"
 #include "cache.h"
 #include "connguard.h"
 #include "daemon_limits.h"
 #include "errors.h"
 #include "failalloc.h"
-#include "files.h"
-#include "jsonout.h"
-#include "metrics.h"
-#include "query.h"
-#include "route.h"
-#include "tile.h"
+#include "batch.h"
+#include "pool.h"
+#include "reply.h"
+#include "cost.h"
+#include "service.h"
+
+/* Why the daemon closed a connection on its own, for /metrics. */
+#define CLOSE_REASONS(XX)                                                          \
+    XX(DEADLINE, "deadline")       /* no complete request in time (connguard) */   \
+    XX(FRAMING, "framing")         /* ambiguous framing: 400 and close */          \
+    XX(BODY_LIMIT, "body_limit")   /* body announced or sent far over the limit */ \
+    XX(CLIENT_GONE, "client_gone") /* its client left while its job waited */     \
+    XX(TIMEOUT, "idle_timeout")    /* libmicrohttpd's idle timeout mid-request */  \
+    XX(SHUTDOWN, "shutdown")       /* the daemon stopped with the request open */
+enum {
+#define CLOSE_ENUM(id, name) CLOSE_##id,
+    CLOSE_REASONS(CLOSE_ENUM)
+#undef CLOSE_ENUM
+    CLOSE_COUNT
+};
+static const char *const close_names[CLOSE_COUNT] = {
+#define CLOSE_NAME(id, name) name,
+    CLOSE_REASONS(CLOSE_NAME)
+#undef CLOSE_NAME
+};
 
 struct http_server {
     struct MHD_Daemon *daemon;
     config cfg;
     unsigned int port;
-    metrics *metrics;
-    tile_service *tiles;
+    service *svc;
+    pool *pool;
     connguard *guard;
     accesslog *log;       /* NULL with --access-log off */
     int log_fd;           /* --access-log FILE, else -1 */
+    struct MHD_Response *fallback_503; /* for when nothing can be allocated */
     atomic_int in_flight;
-    atomic_size_t body_memory; /* reserved by requests in flight (batch_memory_bytes) */
+    atomic_size_t body_memory; /* reserved by the bodies in flight (batch_memory_bytes) */
+    atomic_ullong closed[CLOSE_COUNT];
 };
+
+/* Where a request's render-pool job stands. */
+enum { JOB_NONE = 0, JOB_WAITING, JOB_DONE, JOB_GONE };
 
 /* Per-request state, from the request line to the completion callback. */
 typedef struct {
-    char *uri;            /* raw request target, still percent-encoded */
+    char *uri;            /* raw request target, still percent-encoded (log) */
+    char *target;         /* a copy the service cuts and decodes in place */
     int calls;            /* access-handler calls so far */
     char *body;           /* POST body */
     size_t body_len, body_cap;
     size_t received;      /* body bytes seen, kept or not */
     int body_too_large;
     int no_memory;        /* the body could not be stored */
+    int answered;         /* a response is queued */
     int over_body_memory; /* LIMIT_BODY_MEMORY reached: the body is dropped, 503 */
     size_t body_reserved; /* bytes of s->body_memory this request holds */
     unsigned long long announced; /* Content-Length, when given and within the limit */
+    pool_job job;         /* evaluating requests: the render pool's job */
+    atomic_int job_state; /* JOB_*: written by the worker before it resumes */
+    http_server *server;  /* for the job, which runs on a worker */
+    struct MHD_Connection *conn;
+    int fd;               /* the connection's socket, for the pool's probe */
+    service_request sr;
+    reply rp;             /* the answer, filled by the service */
+    cache_entry *held;    /* the entry whose bytes the queued response
+                             points at: released when the response is done */
     route_id route;
     unsigned int status;
-    uint64_t size;
+    uint64_t size;        /* body bytes of the response queued */
     struct timespec t0;
+    struct timespec wall; /* when the request line arrived (log) */
     char method[12];
 } request;
 
@@ -78,33 +117,140 @@ static double elapsed_s(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
 }
 
-void http_add_common_headers(struct MHD_Response *resp)
+/* ---- process-wide state ---- */
+
+void http_global_init(void)
 {
-    MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    json_set_alloc_funcs(failalloc_malloc, free);
+    cache_set_alloc_funcs(failalloc_malloc, free);
 }
 
-struct MHD_Response *http_response_json(const json_t *doc, const char *cache_control,
-                                        uint64_t *out_size)
+void http_global_shutdown(void)
 {
-    char *text;
-    size_t len;
-    if (jsonout_dump(doc, &text, &len) != 0)
+    json_set_alloc_funcs(malloc, free);
+    cache_set_alloc_funcs(NULL, NULL);
+}
+
+/* ---- reply -> response ---- */
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    reply_stream *st = cls;
+    long n = st->read(st->ctx, pos, buf, max);
+    if (n > 0)
+        return (ssize_t)n;
+    return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+static void stream_done(void *cls)
+{
+    reply_stream *st = cls;
+    if (st->done != NULL)
+        st->done(st->ctx);
+    free(st);
+}
+
+/* A response for rp, its headers added; what rp held passes to the
+ * response (or to rq->held). NULL out of memory (rp then still holds it). */
+static struct MHD_Response *make_response(request *rq, reply *rp)
+{
+    struct MHD_Response *resp = NULL;
+    if (failalloc_fail_here())
         return NULL;
-    if (out_size != NULL)
-        *out_size = len;
-    struct MHD_Response *resp =
-        failalloc_fail_here()
-            ? NULL
-            : MHD_create_response_from_buffer_with_free_callback(len, text, free);
-    if (resp == NULL) {
-        free(text);
-        return NULL;
+    switch (rp->body_kind) {
+    case REPLY_EMPTY:
+        resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+        break;
+    case REPLY_OWNED:
+        resp = MHD_create_response_from_buffer_with_free_callback((size_t)rp->size, rp->owned,
+                                                                  free);
+        if (resp != NULL)
+            rp->owned = NULL;
+        break;
+    case REPLY_BORROWED:
+    case REPLY_ENTRY:
+        resp = MHD_create_response_from_buffer((size_t)rp->size, (void *)rp->body,
+                                               MHD_RESPMEM_PERSISTENT);
+        if (resp != NULL) {
+            rq->held = rp->entry;
+            rp->entry = NULL;
+        }
+        break;
+    case REPLY_FILE:
+        resp = MHD_create_response_from_fd((size_t)rp->size, rp->fd);
+        if (resp != NULL)
+            rp->fd = -1;
+        break;
+    case REPLY_STREAM: {
+        reply_stream *st = failalloc_malloc(sizeof *st);
+        if (st == NULL)
+            return NULL;
+        *st = rp->stream;
+        size_t block = st->block_bytes != 0 ? st->block_bytes : 64 * 1024;
+        resp = MHD_create_response_from_callback(
+            rp->size == REPLY_SIZE_UNKNOWN ? MHD_SIZE_UNKNOWN : rp->size, block, stream_read,
+            st, stream_done);
+        if (resp == NULL)
+            free(st);
+        else
+            memset(&rp->stream, 0, sizeof rp->stream);
+        break;
     }
-    MHD_add_response_header(resp, "Content-Type", "application/json");
-    if (cache_control != NULL)
-        MHD_add_response_header(resp, "Cache-Control", cache_control);
-    http_add_common_headers(resp);
+    }
+    if (resp == NULL)
+        return NULL;
+    if (rp->content_type != NULL)
+        MHD_add_response_header(resp, "Content-Type", rp->content_type);
+    if (rp->cache_control != NULL)
+        MHD_add_response_header(resp, "Cache-Control", rp->cache_control);
+    if (rp->content_encoding != NULL)
+        MHD_add_response_header(resp, "Content-Encoding", rp->content_encoding);
+    if (rp->vary != NULL)
+        MHD_add_response_header(resp, "Vary", rp->vary);
+    for (size_t i = 0; i < rp->n_headers; i++)
+        MHD_add_response_header(resp, rp->headers[i].name, reply_header_at(rp, i));
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    if (rp->close)
+        MHD_add_response_header(resp, "Connection", "close");
     return resp;
+}
+
+/* Queues the reply in rq->rp and releases what it still holds. The seam a
+ * render pool resumes into: fill rq->rp on a worker, resume, and call this
+ * on the connection's thread. */
+static enum MHD_Result send_reply(http_server *s, struct MHD_Connection *conn, request *rq)
+{
+    reply *rp = &rq->rp;
+    struct MHD_Response *resp = make_response(rq, rp);
+    unsigned int status = rp->status;
+    uint64_t size = rp->size;
+    int shared = 0;
+    if (resp == NULL) {
+        resp = s->fallback_503;
+        shared = 1;
+        status = 503;
+        size = 0;
+    }
+    enum MHD_Result ret = MHD_queue_response(conn, status, resp);
+    if (!shared)
+        MHD_destroy_response(resp);
+    rq->answered = 1;
+    rq->status = status;
+    rq->size = (status == 304 || status == 204 || strcmp(rq->method, "HEAD") == 0 ||
+                size == REPLY_SIZE_UNKNOWN)
+                   ? 0
+                   : size;
+    reply_release(rp);
+    return ret;
+}
+
+static enum MHD_Result send_error(http_server *s, struct MHD_Connection *conn, request *rq,
+                                  int err, const char *msg, int close_after)
+{
+    reply_release(&rq->rp);
+    rq->rp.close = close_after;
+    reply_error(&rq->rp, err, msg);
+    return send_reply(s, conn, rq);
 }
 
 /* ---- request lifecycle ---- */
@@ -118,13 +264,18 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
         return &closed_request;
     request *rq = failalloc_calloc(1, sizeof *rq);
     size_t len = strlen(uri);
-    if (rq != NULL && (rq->uri = failalloc_malloc(len + 1)) != NULL)
+    if (rq != NULL && (rq->uri = failalloc_malloc(2 * (len + 1))) != NULL) {
         memcpy(rq->uri, uri, len + 1);
+        rq->target = rq->uri + len + 1;
+        memcpy(rq->target, uri, len + 1);
+    }
     if (rq == NULL || rq->uri == NULL) {
         free(rq);
         return &no_memory_request;
     }
+    reply_init(&rq->rp);
     clock_gettime(CLOCK_MONOTONIC, &rq->t0);
+    clock_gettime(CLOCK_REALTIME, &rq->wall);
     rq->route = ROUTE_NONE;
     atomic_fetch_add(&s->in_flight, 1);
     return rq;
@@ -147,10 +298,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     connguard_request_done(conn);
     if (rq == NULL || rq == &no_memory_request || rq == &closed_request)
         return;
-    /* One access-log line per request on stderr: client, method, target,
-     * status (0: no response, the connection ended), body bytes, time.
-     * Batched under load (accesslog.h); the time is formatted from integer
-     * microseconds (printf's %f showed up in profiles). */
+    /* One access-log line per request on stderr: time (ISO 8601 UTC),
+     * client, method, target, status (0: no response, the connection
+     * ended), body bytes sent, duration. Batched under load (accesslog.h);
+     * numbers formatted from integers (printf's %f showed up in profiles). */
     char addr[INET6_ADDRSTRLEN] = "-";
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -163,207 +314,211 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
                       addr, sizeof addr);
     }
+    char when[40];
+    struct tm tm;
+    gmtime_r(&rq->wall.tv_sec, &tm);
+    size_t wn = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(when + wn, sizeof when - wn, ".%03ldZ", rq->wall.tv_nsec / 1000000);
     char target[300];
     printable(rq->uri, target, sizeof target);
-    char line[512];
+    char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
-    int n = snprintf(line, sizeof line, "%s \"%s %s\" %u %llu %llu.%03llums%s\n", addr,
-                     rq->method[0] ? rq->method : "-", target,
-                     rq->status, (unsigned long long)rq->size, us / 1000, us % 1000,
-                     toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : " (aborted)");
+    int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %llu %llu.%03llums%s\n", when, addr,
+                     rq->method[0] ? rq->method : "-", target, rq->status,
+                     ok ? (unsigned long long)rq->size : 0ULL, us / 1000, us % 1000,
+                     ok ? "" : " (aborted)");
     if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
-    metrics_count_request(s->metrics, rq->route, rq->status);
+    if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
+        atomic_fetch_add(&s->closed[CLOSE_TIMEOUT], 1);
+    else if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+        atomic_fetch_add(&s->closed[CLOSE_SHUTDOWN], 1);
     atomic_fetch_sub(&s->body_memory, rq->body_reserved);
+    metrics_count_request(service_metrics(s->svc), rq->route, rq->status);
+    reply_release(&rq->rp);
+    cache_entry_release(rq->held);
     free(rq->body);
     free(rq->uri);
     free(rq);
     atomic_fetch_sub(&s->in_flight, 1);
 }
 
-void http_reply_release(http_reply *rp)
-{
-    if (rp->resp != NULL && !rp->shared)
-        MHD_destroy_response(rp->resp);
-    cache_entry_release(rp->entry);
-    memset(rp, 0, sizeof *rp);
-}
+/* What the framing headers of a request say (RFC 9112 section 6). */
+typedef struct {
+    int n_content_length;
+    int n_transfer_encoding;
+    int bad_content_length;   /* not one plain decimal number */
+    int differing;            /* two Content-Length values differ */
+    unsigned long long content_length;
+} framing;
 
-/* Queues reply and releases what it holds. */
-static enum MHD_Result send_reply(struct MHD_Connection *conn, request *rq, http_reply *rp)
+static enum MHD_Result framing_header(void *cls, enum MHD_ValueKind kind, const char *key,
+                                      const char *value)
 {
-    enum MHD_Result ret = MHD_queue_response(conn, rp->status, rp->resp);
-    rq->status = rp->status;
-    rq->size = rp->status == 304 ? 0 : rp->size;
-    http_reply_release(rp);
-    return ret;
-}
-
-static enum MHD_Result send_error(struct MHD_Connection *conn, request *rq, int err,
-                                  const char *msg, const char *allow)
-{
-    http_reply rp = {0};
-    rp.status = errors_status(err);
-    rp.resp = errors_response(err, msg);
-    if (rp.resp == NULL) {
-        rp.resp = errors_fallback();
-        rp.status = 503;
-        rp.shared = 1;
-    } else if (allow != NULL) {
-        MHD_add_response_header(rp.resp, "Allow", allow);
+    (void)kind;
+    framing *f = cls;
+    if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        f->n_transfer_encoding++;
+    } else if (strcasecmp(key, "Content-Length") == 0) {
+        unsigned long long v = 0;
+        const char *p = value;
+        int digits = 0;
+        for (; *p >= '0' && *p <= '9' && digits < 19; p++, digits++)
+            v = v * 10 + (unsigned long long)(*p - '0');
+        if (digits == 0 || *p != '\0')
+            f->bad_content_length = 1;
+        if (f->n_content_length > 0 && v != f->content_length)
+            f->differing = 1;
+        f->content_length = v;
+        f->n_content_length++;
     }
-    if (rp.status == 503 && !rp.shared)
-        MHD_add_response_header(rp.resp, "Retry-After", "1");
-    return send_reply(conn, rq, &rp);
+    return MHD_YES;
 }
 
-/* CORS preflight and plain OPTIONS: 204 with the methods of the route. */
-static int options_reply(const route *r, http_reply *out)
+/* The framing checks on the first call: 0, or an error code with msg. */
+static int check_framing(struct MHD_Connection *conn, char *msg, size_t msg_size,
+                         unsigned long long *announced)
 {
-    out->resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
-    if (out->resp == NULL)
-        return ERR_OVERLOADED;
-    out->status = 204;
-    MHD_add_response_header(out->resp, "Allow", route_allow(r->id));
-    MHD_add_response_header(out->resp, "Access-Control-Allow-Methods", route_allow(r->id));
-    MHD_add_response_header(out->resp, "Access-Control-Allow-Headers",
-                            "Content-Type, If-None-Match");
-    MHD_add_response_header(out->resp, "Access-Control-Max-Age", "86400");
-    http_add_common_headers(out->resp);
+    framing f;
+    memset(&f, 0, sizeof f);
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, framing_header, &f);
+    *announced = f.content_length;
+    if (f.n_content_length > 0 && f.n_transfer_encoding > 0) {
+        snprintf(msg, msg_size, "Content-Length together with Transfer-Encoding is ambiguous "
+                                "framing (RFC 9112 section 6.1); send one of them");
+        return ERR_FRAMING;
+    }
+    if (f.bad_content_length) {
+        snprintf(msg, msg_size, "Content-Length must be one decimal number");
+        return ERR_FRAMING;
+    }
+    if (f.differing) {
+        snprintf(msg, msg_size, "Content-Length given twice with different values");
+        return ERR_FRAMING;
+    }
+    if (f.n_content_length > 1) {
+        snprintf(msg, msg_size, "Content-Length given more than once");
+        return ERR_FRAMING;
+    }
     return 0;
 }
 
-static int metrics_reply(http_server *s, http_reply *out)
+/* The request's facts for the service; strings borrowed from the
+ * connection, which keeps them until the response is done. */
+static void fill_service_request(struct MHD_Connection *conn, request *rq)
 {
-    size_t len;
-    char *text = metrics_text(s->metrics, tile_service_cache(s->tiles), &len);
-    if (text == NULL)
-        return ERR_OVERLOADED;
-    out->resp = MHD_create_response_from_buffer_with_free_callback(len, text, free);
-    if (out->resp == NULL) {
-        free(text);
-        return ERR_OVERLOADED;
-    }
-    MHD_add_response_header(out->resp, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-    MHD_add_response_header(out->resp, "Cache-Control", "no-store");
-    http_add_common_headers(out->resp);
-    out->status = 200;
-    out->size = len;
-    return 0;
+    service_request *sr = &rq->sr;
+    memset(sr, 0, sizeof *sr);
+    sr->method = rq->method;
+    sr->target = rq->target;
+    sr->body = rq->body;
+    sr->body_len = rq->body_len;
+    sr->body_too_large = rq->body_too_large;
+    sr->body_no_memory = rq->no_memory;
+    sr->if_none_match = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match");
+    sr->host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+    sr->forwarded = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Forwarded");
+    sr->x_forwarded_proto =
+        MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Forwarded-Proto");
+    sr->x_forwarded_host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Forwarded-Host");
+    sr->accept_encoding = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept-Encoding");
 }
 
-/* "http://" + the Host header when it looks like a host[:port], else the
- * address the daemon listens on. */
-static void base_url(http_server *s, struct MHD_Connection *conn, char *buf, size_t buf_size)
+/* ---- the render pool ---- */
+
+/* The client's address as the pool's 16-byte key (IPv4 mapped into IPv6). */
+static void client_key(struct MHD_Connection *conn, unsigned char out[16])
 {
-    const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
-    int ok = host != NULL && host[0] != '\0' && strlen(host) < 256;
-    for (const char *p = host; ok && *p != '\0'; p++)
-        ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-             strchr(".-:[]_", *p) != NULL;
-    if (ok)
-        snprintf(buf, buf_size, "http://%s", host);
-    else if (strchr(s->cfg.bind, ':') != NULL)
-        snprintf(buf, buf_size, "http://[%s]:%u", s->cfg.bind, s->port);
+    memset(out, 0, 16);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci == NULL || ci->client_addr == NULL)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+        pool_client_ipv4(out, ntohl(in->sin_addr.s_addr));
+    } else if (sa->sa_family == AF_INET6) {
+        memcpy(out, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    }
+}
+
+/* The pool's probe, on a worker or the sweeper while the connection is
+ * suspended (libmicrohttpd does not look at a suspended connection, so it
+ * would only notice a departed client after the work): 1 when the client
+ * has closed or reset its end. Bytes waiting (a pipelined request) mean it
+ * is still there. */
+static int job_gone(pool_job *job)
+{
+    request *rq = job->arg;
+    char c;
+    ssize_t n = recv(rq->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The pool's callback, called once per job: evaluates on a worker (or
+ * answers 503 when the daemon is stopping), stores the reply, marks the
+ * request and resumes its connection, and then touches nothing of it: the
+ * connection's thread sends the reply and may free the request at once. */
+static void job_run(pool_job *job, pool_outcome outcome)
+{
+    request *rq = job->arg;
+    http_server *s = rq->server;
+    struct MHD_Connection *conn = rq->conn;
+    int state = JOB_DONE;
+    if (outcome == POOL_RUN) {
+        service_run(s->svc, &rq->sr, &rq->rp);
+    } else if (outcome == POOL_CANCELLED) {
+        state = JOB_GONE;
+    } else {
+        reply_error(&rq->rp, ERR_OVERLOADED,
+                    "the daemon is shutting down and could not start this request; retry");
+        reply_header(&rq->rp, "Retry-After", "1");
+    }
+    atomic_store_explicit(&rq->job_state, state, memory_order_release);
+    MHD_resume_connection(conn);
+}
+
+/* Hands an evaluating request to the pool: suspend first, then submit, so
+ * the worker's resume always follows the suspend (FIELD-NOTES.md). A
+ * request the pool refuses (over its bound, shutting down) is answered 503
+ * with Retry-After at once, through the same resume. */
+static enum MHD_Result submit_job(http_server *s, struct MHD_Connection *conn, request *rq,
+                                  uint64_t cost)
+{
+    const union MHD_ConnectionInfo *fi =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    rq->fd = fi != NULL ? fi->connect_fd : -1;
+    rq->server = s;
+    rq->conn = conn;
+    client_key(conn, rq->job.client);
+    rq->job.cost = cost;
+    rq->job.run = job_run;
+    rq->job.gone = rq->fd >= 0 ? job_gone : NULL;
+    rq->job.arg = rq;
+    atomic_store_explicit(&rq->job_state, JOB_WAITING, memory_order_relaxed);
+    MHD_suspend_connection(conn);
+    int rc = pool_submit(s->pool, &rq->job);
+    if (rc == 0)
+        return MHD_YES;
+    char msg[200], retry[16];
+    int after = pool_retry_after_s(s->pool);
+    if (rc == POOL_EFULL)
+        snprintf(msg, sizeof msg,
+                 "the render queue is full (its work is bounded so that waits stay short); "
+                 "retry in %d s",
+                 after);
+    else if (rc == POOL_ESTOPPED)
+        snprintf(msg, sizeof msg, "the daemon is shutting down; retry");
     else
-        snprintf(buf, buf_size, "http://%s:%u", s->cfg.bind, s->port);
-}
-
-/* The viewer's file at path: from the --static folder when it has it, else
- * the copy built in (so `--static static` works on the viewer's own files
- * and takes the libraries from the binary). */
-static int viewer_file(http_server *s, struct MHD_Connection *conn, const char *path,
-                       http_reply *out, char *err, size_t err_size)
-{
-    if (s->cfg.static_dir[0] != '\0') {
-        int rc = files_serve(s->cfg.static_dir, path, out, err, err_size);
-        if (rc != ERR_NOT_FOUND)
-            return rc;
-    }
-    return files_serve_embedded(
-        path, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match"), out, err,
-        err_size);
-}
-
-static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, const char *method,
-                    http_reply *out, char *err, size_t err_size, const char **allow)
-{
-    char path[LIMIT_CONNECTION_MEMORY];
-    size_t plen = strcspn(rq->uri, "?#");
-    if (plen >= sizeof path)
-        plen = sizeof path - 1;
-    memcpy(path, rq->uri, plen);
-    path[plen] = '\0';
-
-    route r;
-    int rc = route_parse(path, &r, err, err_size);
-    rq->route = r.id;
-    int is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (rc == ERR_UNKNOWN_KIND && is_get) {
-        /* A viewer file that happens to look like a tile path. */
-        char ferr[ERRORS_MSG_MAX];
-        if (viewer_file(s, conn, path, out, ferr, sizeof ferr) == 0) {
-            rq->route = ROUTE_STATIC;
-            return 0;
-        }
-    }
-    if (rc != 0)
-        return rc;
-    if (!route_allows(r.id, method)) {
-        *allow = route_allow(r.id);
-        snprintf(err, err_size, "method %.20s not allowed on %.200s (allowed: %s)", method, path,
-                 route_allow(r.id));
-        return ERR_METHOD;
-    }
-    if (strcmp(method, "OPTIONS") == 0)
-        return options_reply(&r, out);
-    if (rq->over_body_memory) {
-        snprintf(err, err_size, "request bodies in flight have reached the daemon's bound of "
-                                "%d MiB; retry shortly", LIMIT_BODY_MEMORY / (1024 * 1024));
-        return ERR_OVERLOADED;
-    }
-    if (rq->no_memory)
-        return ERR_OVERLOADED;
-    if (rq->body_too_large) {
-        snprintf(err, err_size, "request body larger than %d bytes", LIMIT_BODY_BYTES);
-        return ERR_TOO_LARGE;
-    }
-
-    query_args q;
-    switch (r.id) {
-    case ROUTE_TILE:
-    case ROUTE_POINT:
-    case ROUTE_POINTS:
-    case ROUTE_TILEJSON:
-        rc = query_collect(conn, &q, err, err_size);
-        if (rc != 0)
-            return rc;
-        break;
-    default:
-        break;
-    }
-    switch (r.id) {
-    case ROUTE_TILE:
-        return tile_handle(s->tiles,
-                           MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match"),
-                           &r, &q, out, err, err_size);
-    case ROUTE_POINT: return api_point(&r, &q, out, err, err_size);
-    case ROUTE_POINTS:
-        return api_points(&r, &q, rq->body ? rq->body : "", rq->body_len, out, err, err_size);
-    case ROUTE_TILEJSON: {
-        char base[300];
-        base_url(s, conn, base, sizeof base);
-        return api_tilejson(&r, &q, base, out, err, err_size);
-    }
-    case ROUTE_KINDS: return api_kinds(out);
-    case ROUTE_HEALTHZ: return api_healthz(out);
-    case ROUTE_OPENAPI: return api_openapi(out);
-    case ROUTE_METRICS: return metrics_reply(s, out);
-    case ROUTE_STATIC: return viewer_file(s, conn, path, out, err, err_size);
-    default:
-        snprintf(err, err_size, "no route for %.200s", path);
-        return ERR_NOT_FOUND;
-    }
+        snprintf(msg, sizeof msg, "out of memory, try again");
+    reply_error(&rq->rp, rc == POOL_ENOMEM ? ERR_NOMEM : ERR_OVERLOADED, msg);
+    snprintf(retry, sizeof retry, "%d", after);
+    reply_header(&rq->rp, "Retry-After", retry);
+    atomic_store_explicit(&rq->job_state, JOB_DONE, memory_order_release);
+    MHD_resume_connection(conn);
+    return MHD_YES;
 }
 
 /* Raises rq's share of the body-memory bound to want bytes. Returns 0, or
@@ -395,23 +550,52 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_NO;
     if (rq == NULL || rq == &no_memory_request) {
         connguard_request_received(conn);
-        return MHD_queue_response(conn, 503, errors_fallback());
+        return MHD_queue_response(conn, 503, s->fallback_503);
+    }
+    /* Called again after the pool's worker resumed the connection. */
+    switch (atomic_load_explicit(&rq->job_state, memory_order_acquire)) {
+    case JOB_WAITING:
+        return MHD_YES; /* not resumed yet (never happens: suspended) */
+    case JOB_DONE:
+        if (rq->answered)
+            return MHD_YES;
+        return send_reply(s, conn, rq);
+    case JOB_GONE:
+        /* Nobody to answer: close. Logged as 499 (nginx's "client closed
+         * request"), marked aborted. */
+        if (!rq->answered) {
+            rq->answered = 1;
+            rq->status = 499;
+            atomic_fetch_add(&s->closed[CLOSE_CLIENT_GONE], 1);
+        }
+        return MHD_NO;
+    default:
+        break;
     }
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
+        char msg[ERRORS_MSG_MAX];
+        unsigned long long announced = 0;
+        int rc = check_framing(conn, msg, sizeof msg, &announced);
+        if (rc != 0) {
+            /* Queued now, before any body is read: libmicrohttpd closes the
+             * connection after it, so nothing after the ambiguous body is
+             * read as a request (FIELD-NOTES.md). */
+            connguard_request_received(conn);
+            atomic_fetch_add(&s->closed[CLOSE_FRAMING], 1);
+            return send_error(s, conn, rq, rc, msg, 1);
+        }
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
          * (FIELD-NOTES.md). Only a body announced beyond what we would even
          * read is refused now (libmicrohttpd 0.9.75 takes a response only
          * before or after the body, not in the middle). */
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-        unsigned long long announced = cl != NULL ? strtoull(cl, NULL, 10) : 0;
         if (announced > LIMIT_BODY_DISCARD_BYTES) {
             connguard_request_received(conn);
-            char msg[128];
+            atomic_fetch_add(&s->closed[CLOSE_BODY_LIMIT], 1);
             snprintf(msg, sizeof msg, "request body larger than %d bytes", LIMIT_BODY_BYTES);
-            return send_error(conn, rq, ERR_TOO_LARGE, msg, NULL);
+            return send_error(s, conn, rq, ERR_TOO_LARGE, msg, 1);
         }
         if (announced > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
@@ -422,13 +606,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     if (*upload_data_size > 0) {
         size_t n = *upload_data_size;
         *upload_data_size = 0;
-        if (rq->status != 0)
+        if (rq->answered)
             return MHD_YES; /* answered already; libmicrohttpd drops the rest */
         rq->received += n;
         if (rq->received > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
-        if (rq->received > LIMIT_BODY_DISCARD_BYTES)
+        if (rq->received > LIMIT_BODY_DISCARD_BYTES) {
+            atomic_fetch_add(&s->closed[CLOSE_BODY_LIMIT], 1);
             return MHD_NO; /* an endless chunked body: close the connection */
+        }
         if (rq->body_too_large || strcmp(method, "POST") != 0)
             return MHD_YES; /* read and dropped; 413 (or ignored) at the end */
         if (rq->body_len + n + 1 > rq->body_cap) {
@@ -463,17 +649,94 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         rq->body[rq->body_len] = '\0';
         return MHD_YES;
     }
-    if (rq->status != 0)
+    if (rq->answered)
         return MHD_YES; /* already answered (413 during the upload) */
     connguard_request_received(conn); /* whole request read: its deadline is met */
 
-    http_reply rp = {0};
-    char err[ERRORS_MSG_MAX] = "";
-    const char *allow = NULL;
-    int rc = dispatch(s, conn, rq, method, &rp, err, sizeof err, &allow);
-    if (rc != 0)
-        return send_error(conn, rq, rc, err, allow);
-    return send_reply(conn, rq, &rp);
+    if (rq->over_body_memory) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "request bodies in flight have reached the daemon's bound of %d MiB; retry "
+                 "shortly",
+                 LIMIT_BODY_MEMORY / (1024 * 1024));
+        reply_error(&rq->rp, ERR_OVERLOADED, msg);
+        reply_header(&rq->rp, "Retry-After", "1");
+        return send_reply(s, conn, rq);
+    }
+
+    /* Everything that needs no evaluation is answered here, on the
+     * connection's thread: errors, OPTIONS, documents, files, /metrics,
+     * and for evaluating routes the cached tiles and their 304s, bad
+     * queries and requests over the cost limit (service_admit). The rest
+     * goes to the render pool with the connection suspended. */
+    fill_service_request(conn, rq);
+    int done = service_prepare(s->svc, &rq->sr, &rq->rp);
+    rq->route = rq->sr.route.id;
+    if (done)
+        return send_reply(s, conn, rq);
+    if (!route_evaluates(rq->route)) {
+        service_run(s->svc, &rq->sr, &rq->rp);
+        return send_reply(s, conn, rq);
+    }
+    uint64_t cost;
+    if (service_admit(s->svc, &rq->sr, &rq->rp, &cost) != 0)
+        return send_reply(s, conn, rq);
+    return submit_job(s, conn, rq, cost);
+}
+
+/* ---- /metrics: the render pool and the connections the daemon closed ---- */
+
+static char *metrics_extra(void *ctx, size_t *out_len)
+{
+    http_server *s = ctx;
+    pool_stats st;
+    pool_get_stats(s->pool, &st);
+    char *t = failalloc_malloc(4096);
+    if (t == NULL)
+        return NULL;
+    int n = snprintf(
+        t, 4096,
+        "# HELP noisetile_pool_workers Render threads (--workers).\n"
+        "# TYPE noisetile_pool_workers gauge\nnoisetile_pool_workers %d\n"
+        "# HELP noisetile_pool_queued_jobs Requests waiting for a render thread.\n"
+        "# TYPE noisetile_pool_queued_jobs gauge\nnoisetile_pool_queued_jobs %llu\n"
+        "# HELP noisetile_pool_queued_work Estimated work waiting (cost.h units).\n"
+        "# TYPE noisetile_pool_queued_work gauge\nnoisetile_pool_queued_work %llu\n"
+        "# HELP noisetile_pool_queued_work_limit The bound on waiting work.\n"
+        "# TYPE noisetile_pool_queued_work_limit gauge\nnoisetile_pool_queued_work_limit %llu\n"
+        "# HELP noisetile_pool_running_jobs Requests being evaluated now.\n"
+        "# TYPE noisetile_pool_running_jobs gauge\nnoisetile_pool_running_jobs %llu\n"
+        "# HELP noisetile_pool_jobs_total Requests handed to the render pool, by outcome.\n"
+        "# TYPE noisetile_pool_jobs_total counter\n"
+        "noisetile_pool_jobs_total{outcome=\"completed\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"client_gone\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"shutdown\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"refused_full\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"refused_stopping\"} %llu\n"
+        "# HELP noisetile_pool_wait_seconds_total Time jobs waited in the queue.\n"
+        "# TYPE noisetile_pool_wait_seconds_total counter\nnoisetile_pool_wait_seconds_total %.6f\n"
+        "# HELP noisetile_pool_run_seconds_total Worker time spent on jobs.\n"
+        "# TYPE noisetile_pool_run_seconds_total counter\nnoisetile_pool_run_seconds_total %.6f\n"
+        "# HELP noisetile_body_memory_bytes Memory reserved by request bodies in flight.\n"
+        "# TYPE noisetile_body_memory_bytes gauge\nnoisetile_body_memory_bytes %zu\n"
+        "# HELP noisetile_connections_closed_total Connections the daemon closed on its own, "
+        "by reason.\n# TYPE noisetile_connections_closed_total counter\n",
+        st.workers, (unsigned long long)st.queued_jobs, (unsigned long long)st.queued_cost,
+        (unsigned long long)st.max_queued_cost, (unsigned long long)st.running_jobs,
+        (unsigned long long)st.completed, (unsigned long long)st.cancelled,
+        (unsigned long long)st.stopped, (unsigned long long)st.refused_full,
+        (unsigned long long)st.refused_stopped, st.wait_seconds, st.run_seconds,
+        atomic_load(&s->body_memory));
+    for (int i = 0; i < CLOSE_COUNT && n > 0 && n < 4096; i++) {
+        unsigned long long v = atomic_load(&s->closed[i]);
+        if (i == CLOSE_DEADLINE)
+            v = connguard_closed(s->guard);
+        n += snprintf(t + n, 4096 - (size_t)n,
+                      "noisetile_connections_closed_total{reason=\"%s\"} %llu\n",
+                      close_names[i], v);
+    }
+    *out_len = n > 0 && n < 4096 ? (size_t)n : 0;
+    return t;
 }
 
 /* ---- start and stop ---- */
@@ -496,6 +759,20 @@ static void raise_fd_limit(rlim_t need)
                 (unsigned long long)need);
 }
 
+static struct MHD_Response *make_fallback_503(void)
+{
+    static const char body[] =
+        "{\"error\":{\"status\":503,\"message\":\"out of memory, try again\"}}";
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (r == NULL)
+        return NULL;
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "Access-Control-Allow-Origin", "*");
+    return r;
+}
+
 http_server *http_start(const config *cfg, char *err, size_t err_size)
 {
     http_server *s = calloc(1, sizeof *s);
@@ -507,30 +784,24 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     s->log_fd = -1;
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->body_memory, 0);
-    /* jansson's and the tile cache's memory comes from failalloc.h's
-     * wrappers (plain malloc unless a test arms them: tests/test_oom.c), so
-     * every allocation of a request path can be failed in tests. */
-    json_set_alloc_funcs(failalloc_malloc, free);
-    cache_set_alloc_funcs(failalloc_malloc, free);
-    if (errors_init() != 0 || api_init() != 0) {
-        snprintf(err, err_size, "out of memory building the static documents");
-        goto fail_docs;
-    }
-    s->metrics = metrics_create();
-    if (s->metrics == NULL) {
+    for (int i = 0; i < CLOSE_COUNT; i++)
+        atomic_init(&s->closed[i], 0);
+    s->svc = service_create(cfg, err, err_size);
+    if (s->svc == NULL)
+        goto fail;
+    s->fallback_503 = make_fallback_503();
+    if (s->fallback_503 == NULL) {
         snprintf(err, err_size, "out of memory");
-        goto fail_metrics;
-    }
-    s->tiles = tile_service_create(cfg->cache_mb * 1024 * 1024, s->metrics);
-    if (s->tiles == NULL) {
-        snprintf(err, err_size, "out of memory creating the tile cache");
-        goto fail_tiles;
+        goto fail;
     }
 
     struct sockaddr_in sa4;
     struct sockaddr_in6 sa6;
     const struct sockaddr *sa;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    /* Suspend/resume hands evaluating requests to the render pool
+     * (MHD_ALLOW_SUSPEND_RESUME brings MHD_USE_ITC). */
+    unsigned int flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     memset(&sa4, 0, sizeof sa4);
     memset(&sa6, 0, sizeof sa6);
     if (inet_pton(AF_INET, cfg->bind, &sa4.sin_addr) == 1) {
@@ -544,7 +815,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         flags |= MHD_USE_IPv6;
     } else {
         snprintf(err, err_size, "bad bind address '%s'", cfg->bind);
-        goto fail_daemon;
+        goto fail;
     }
     unsigned int per_thread = LIMIT_CONNECTIONS_PER_THREAD;
     unsigned int pool = (unsigned int)cfg->threads;
@@ -565,16 +836,23 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         if (s->log_fd < 0) {
             snprintf(err, err_size, "cannot open access log '%s': %s", cfg->access_log,
                      strerror(errno));
-            goto fail_daemon;
+            goto fail;
         }
     }
+    int log_on = strcmp(cfg->access_log, "off") != 0;
     s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
-    if (strcmp(cfg->access_log, "off") != 0)
+    if (log_on)
         s->log = accesslog_create(s->log_fd >= 0 ? s->log_fd : STDERR_FILENO);
-    if (s->guard == NULL || (s->log == NULL && strcmp(cfg->access_log, "off") != 0)) {
+    /* Workers at nice +10: the connection threads (cached tiles, health
+     * checks) win the CPU whenever they have work. */
+    pool_config pc = {cfg->workers, LIMIT_WORKER_NICE,
+                      (uint64_t)cfg->workers * COST_QUEUE_PER_WORKER, 0};
+    s->pool = pool_create(&pc);
+    if (s->guard == NULL || (log_on && s->log == NULL) || s->pool == NULL) {
         snprintf(err, err_size, "out of memory");
-        goto fail_daemon;
+        goto fail;
     }
+    metrics_set_extra(service_metrics(s->svc), metrics_extra, s);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
         MHD_OPTION_SOCK_ADDR, sa,
@@ -591,29 +869,46 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     if (s->daemon == NULL) {
         snprintf(err, err_size, "cannot listen on %s port %d (in use, or not an address here?)",
                  cfg->bind, cfg->port);
-        goto fail_daemon;
+        goto fail;
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = di != NULL ? di->port : (unsigned int)cfg->port;
+    char base[128];
+    if (strchr(cfg->bind, ':') != NULL)
+        snprintf(base, sizeof base, "http://[%s]:%u", cfg->bind, s->port);
+    else
+        snprintf(base, sizeof base, "http://%s:%u", cfg->bind, s->port);
+    service_set_fallback_base(s->svc, base);
     return s;
 
-fail_daemon:
+fail:
+    pool_destroy(s->pool);
     accesslog_destroy(s->log);
     if (s->log_fd >= 0)
         close(s->log_fd);
     connguard_destroy(s->guard);
-    tile_service_destroy(s->tiles);
-fail_tiles:
-    metrics_destroy(s->metrics);
-fail_metrics:
-fail_docs:
-    api_cleanup();
-    errors_cleanup();
+    if (s->fallback_503 != NULL)
+        MHD_destroy_response(s->fallback_503);
+    service_destroy(s->svc);
     free(s);
     return NULL;
 }
 
 unsigned int http_port(const http_server *s) { return s->port; }
+
+void http_reopen_log(http_server *s)
+{
+    if (s->log == NULL || s->log_fd < 0)
+        return; /* off, or standard error: nothing to reopen */
+    int fd = open(s->cfg.access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "noisetile: cannot reopen access log '%s': %s (still writing to the "
+                        "old file)\n", s->cfg.access_log, strerror(errno));
+        return;
+    }
+    close(accesslog_swap_fd(s->log, fd));
+    s->log_fd = fd;
+}
 
 void http_stop(http_server *s, int drain_ms)
 {
@@ -626,7 +921,24 @@ void http_stop(http_server *s, int drain_ms)
     connguard_drain(s->guard);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Waiting jobs the workers can start within half the drain time are
+     * rendered; the others are answered 503 now. Responses under way
+     * finish. */
+    pool_drain(s->pool, drain_ms / 2);
     while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t0) * 1e3 < drain_ms) {
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    /* Every job still waiting is answered 503; a render still running
+     * finishes (bounded by the per-request cost limit). Once the pool is
+     * gone every suspended connection has been resumed, which
+     * MHD_stop_daemon requires (it aborts the process otherwise), and the
+     * 503s get a moment to be sent. */
+    pool_destroy(s->pool);
+    s->pool = NULL;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t1) < 1.0) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
@@ -637,9 +949,7 @@ void http_stop(http_server *s, int drain_ms)
     accesslog_destroy(s->log);
     if (s->log_fd >= 0)
         close(s->log_fd);
-    tile_service_destroy(s->tiles);
-    metrics_destroy(s->metrics);
-    api_cleanup();
-    errors_cleanup();
+    MHD_destroy_response(s->fallback_503);
+    service_destroy(s->svc);
     free(s);
 }
