@@ -45,7 +45,8 @@ struct pool {
     pthread_t sweeper;
     int sweeper_started;
     pool_config cfg;
-    int stopping;            /* no more submissions */
+    int stopping;            /* draining: submissions only until drain_until_ms */
+    long long drain_until_ms;
     int exiting;             /* workers leave when the queue is empty */
     pool_client *buckets[N_BUCKETS];
     pool_client *active_head, *active_tail;
@@ -225,8 +226,10 @@ static void *worker_main(void *arg)
             p->st.completed++;
             p->st.cost_done += cost;
             p->st.run_seconds += dt;
-            /* Moving average of the speed, from jobs big enough to time. */
-            if (dt > 1e-4) {
+            /* Moving average of the speed, from jobs big enough that their
+             * fixed costs (a reply's allocation, a small batch's parsing)
+             * do not swamp the estimate: a 256-pixel tile's worth. */
+            if (cost >= 65536 && dt > 1e-4) {
                 double ns = dt * 1e9 / (double)cost;
                 p->st.ns_per_unit = 0.8 * p->st.ns_per_unit + 0.2 * ns;
             }
@@ -358,9 +361,16 @@ int pool_submit(pool *p, pool_job *job)
     pthread_mutex_lock(&p->lock);
     int rc = 0;
     if (p->stopping) {
-        p->st.refused_stopped++;
-        rc = POOL_ESTOPPED;
-        goto out;
+        /* Draining: a request already under way when the drain began (its
+         * body was still arriving) is still rendered if the workers can
+         * finish it, after all the work waiting, before the drain's end. */
+        double ms = (double)(p->st.queued_cost + job->cost) * p->st.ns_per_unit * 1e-6 /
+                    (double)p->n_threads;
+        if (p->exiting || (double)now_ms() + ms > (double)p->drain_until_ms) {
+            p->st.refused_stopped++;
+            rc = POOL_ESTOPPED;
+            goto out;
+        }
     }
     pool_client *c = client_find(p, job->client, 1);
     if (c == NULL) {
@@ -404,6 +414,7 @@ void pool_drain(pool *p, int budget_ms)
 {
     pthread_mutex_lock(&p->lock);
     p->stopping = 1;
+    p->drain_until_ms = now_ms() + budget_ms;
     /* Each address gets about 1/n of the workers' time: a job whose place
      * in its address's queue times n fits the budget stays. */
     uint64_t n_active = 0;

@@ -78,10 +78,12 @@ pool *pool_create(const pool_config *cfg);
  * destroyed) or POOL_ENOMEM: run is never called. Thread-safe. */
 int pool_submit(pool *p, pool_job *job);
 
-/* Graceful stop, first half: from now on pool_submit() returns
- * POOL_ESTOPPED; of the waiting jobs, those the workers can start within
- * budget_ms at the measured speed stay queued, the others are run with
- * POOL_STOPPED now. Running jobs go on. */
+/* Graceful stop, first half: of the waiting jobs, those the workers can
+ * start within budget_ms at the measured speed stay queued, the others are
+ * run with POOL_STOPPED now; from now on pool_submit() takes only a job
+ * the workers can finish, after everything waiting, within budget_ms of
+ * this call (a request whose body was still arriving), and returns
+ * POOL_ESTOPPED for the others. Running jobs go on. */
 void pool_drain(pool *p, int budget_ms);
 
 /* Runs every job still waiting with POOL_STOPPED, waits for the running

@@ -385,11 +385,20 @@ static void test_drain_and_destroy(void)
     }
     pool_drain(p, 60000);
     CHECK(atomic_load(&r.stopped) == 0);
+    /* While draining, a job the workers can finish in time is still taken
+     * (a request whose body was arriving at the signal); one that cannot
+     * is refused. */
+    tjob in_time, too_big;
+    tjob_init(&in_time, &r, 400, 0x7f000003, 1000);
+    tjob_init(&too_big, &r, 401, 0x7f000003, 4000000000000ULL);
+    CHECK(pool_submit(p, &in_time.job) == 0);
+    CHECK(pool_submit(p, &too_big.job) == POOL_ESTOPPED);
     atomic_store(&gate, 1);
-    CHECK(wait_for(&r.runs, 4));
+    CHECK(wait_for(&r.runs, 5));
     pool_destroy(p);
     for (int i = 0; i < 3; i++)
         CHECK(atomic_load(&a[i].outcome) == POOL_RUN);
+    CHECK(atomic_load(&in_time.outcome) == POOL_RUN && atomic_load(&too_big.calls) == 0);
 
     recorder_init(&r);
     p = make_pool(1, 1000000);
