@@ -6,7 +6,7 @@
 CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
-PKGS    := libmicrohttpd libpng jansson
+PKGS    := libmicrohttpd libpng jansson sqlite3
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
 # on every x86-64 build (DESIGN.md, "Numbers").
@@ -15,7 +15,7 @@ WARN    := -Wall -Wextra -Werror
 FP      := -ffp-contract=off -fno-fast-math
 CPPFLAGS_ALL := -Inoise -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson -lsqlite3) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 level=${1:-test}
 
-pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev"
-pkgs_test="nodejs npm chromium clang libclang-rt-14-dev valgrind curl"
+pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev libsqlite3-dev"
+pkgs_test="nodejs npm chromium clang libclang-rt-14-dev valgrind curl sqlite3 gdal-bin python3"
 pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light"
 pkgs_image="buildah debootstrap"
 
