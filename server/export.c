@@ -477,6 +477,8 @@ static int sink_open(sink *s, const char *shard_tag, uint64_t *ids, int64_t *n_i
         char meta_path[4200];
         snprintf(meta_path, sizeof meta_path, "%s/metadata.json", s->path);
         json_t *o = plan_json(s->p);
+        /* TileJSON's tiles: relative to metadata.json. */
+        json_object_set_new(o, "tiles", json_pack("[s]", "{z}/{x}/{y}.png"));
         char *text = json_text(o);
         json_decref(o);
         json_t *old = json_load_file(meta_path, 0, NULL);

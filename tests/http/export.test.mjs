@@ -84,6 +84,7 @@ test('every exported tile (directory, MBTiles via sqlite3, PMTiles via the pmtil
   const { pm, mb, dir: tilesDir } = await allOutputs();
   const meta = JSON.parse(readFileSync(path.join(tilesDir, 'metadata.json'), 'utf8'));
   const nt = meta.noisetile;
+  assert.deepEqual(meta.tiles, ['{z}/{x}/{y}.png']);
   assert.equal(nt.zoom_offset, 1);
   assert.deepEqual(nt.origin_tile, [-1, -1]);
   assert.equal(meta.minzoom, 1);
