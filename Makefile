@@ -51,6 +51,7 @@ help:
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)'
 	@echo '  slowtest        idle and slow-loris clients against the release build'
 	@echo '  loadtest        256 connections for 60 s on loopback'
+	@echo '  deploytest      two daemons behind the shipped nginx cache, 64 clients, a replica killed'
 	@echo '  bench           bench-tiles, bench-noise, bench-http (BENCHMARKS.md)'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -208,6 +209,14 @@ bench: bench-http
 loadtest: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
 	BUILD=$(BUILD) bench/http/loadtest.sh
+
+# Two daemons behind deploy/nginx/noisetile.conf (Debian's nginx), 64
+# clients, one replica killed under load; the Compose file and manifests
+# checked against the Dockerfile (tests/deploy/, README "Deploying").
+.PHONY: deploytest
+deploytest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	NOISETILE_BIN=$(CURDIR)/$(BUILD)/noisetile timeout 200 node tests/deploy/deploytest.mjs
 
 slowtest: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
