@@ -52,7 +52,7 @@ help:
 	@echo '  slowtest        idle and slow-loris clients against the release build'
 	@echo '  loadtest        256 connections for 60 s on loopback'
 	@echo '  deploytest      two daemons behind the shipped nginx cache, 64 clients, a replica killed'
-	@echo '  bench           bench-tiles, bench-noise, bench-http (BENCHMARKS.md)'
+	@echo '  bench           bench-tiles, bench-noise, bench-http, bench-export (BENCHMARKS.md)'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
@@ -205,6 +205,15 @@ bench-http: deps-bench
 	BUILD=$(BUILD) bench/http/bench-http.sh
 
 bench: bench-http
+
+# Export throughput (tiles/s, bytes/tile) against seeding the same tiles
+# through the daemon over HTTP (bench/export/bench-export.mjs).
+.PHONY: bench-export
+bench-export: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) node bench/export/bench-export.mjs
+
+bench: bench-export
 
 loadtest: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
