@@ -124,11 +124,14 @@ slowtest: deps
 # ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
 # daemon serves everything the page needs and it works with no internet ----
 LEAFLET := node_modules/leaflet
+THREE   := node_modules/three
 $(BUILD)/.www: $(wildcard static/* static/*/*) package-lock.json
 	rm -rf $(BUILD)/www
 	mkdir -p $(BUILD)/www/vendor/leaflet
 	cp -R static/. $(BUILD)/www/
 	cp -R $(LEAFLET)/dist/leaflet.js $(LEAFLET)/dist/leaflet.css $(LEAFLET)/dist/images $(LEAFLET)/LICENSE $(BUILD)/www/vendor/leaflet/
+	mkdir -p $(BUILD)/www/vendor/three
+	cp $(THREE)/build/three.module.js $(THREE)/build/three.core.js $(THREE)/examples/jsm/controls/OrbitControls.js $(THREE)/LICENSE $(BUILD)/www/vendor/three/
 	@touch $@
 
 www: $(BUILD)/.www

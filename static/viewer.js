@@ -163,10 +163,10 @@
   }
   /* Query text of the field: only the parameters that differ from their
    * defaults, in the daemon's order, so one view has one URL per tile. */
-  function fieldQuery() {
+  function fieldQuery(kind) {
     var out = [];
     api.params.forEach(function (p) {
-      if (!appliesTo(p, state.kind)) return;
+      if (!appliesTo(p, kind || state.kind)) return;
       var v = state.field[p.name];
       if (v === undefined || v === p.def) return;
       out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
@@ -199,6 +199,7 @@
     parts = parts.concat(fieldQuery(), renderQuery());
     if (state.grid) parts.push('grid=1');
     if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
+    hashParts.forEach(function (f) { parts = parts.concat(f()); });
     var h = '#' + parts.join('&');
     if (location.hash !== h) history.replaceState(null, '', h);
   }
@@ -804,6 +805,10 @@
   }
 
   /* ---- one place that applies the state to everything ---- */
+  /* The other modules of the page (view3d.js, stats.js, ...): they add
+   * their state to the hash and hear of every change of field or view. */
+  var hashParts = [];
+  function notify(what) { document.dispatchEvent(new CustomEvent('noisetile:' + what)); }
   function changed() {
     if (!findKind(state.kind)) state.kind = api.kindDefault;
     syncControls();
@@ -811,6 +816,7 @@
     refreshPoint();
     syncGrid();
     scheduleHash();
+    notify('change');
   }
 
   /* ---- cursor readout ---- */
@@ -895,6 +901,7 @@
       showZoom();
       checkRange();
       scheduleHash();
+      notify('move');
     });
     map.on('zoomend', drawArrow);
     map.on('click', function (e) { selectPoint(e.latlng.lng, e.latlng.lat); });
@@ -926,6 +933,7 @@
     checkRange();
     writeHash();
     document.body.dataset.ready = '1';
+    notify('ready');
   }
 
   $('panel-toggle').addEventListener('click', function () { setPanel(document.body.classList.contains('collapsed')); });
@@ -943,6 +951,10 @@
   /* for the browser test and the console */
   window.noisetile = {
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
-    map: function () { return map; }, api: function () { return api; }
+    map: function () { return map; }, api: function () { return api; },
+    fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,
+    addHashPart: function (f) { hashParts.push(f); },
+    /* the hash as the page opened, before start() rewrote it */
+    initialHash: location.hash
   };
 })();
