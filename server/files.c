@@ -1,4 +1,5 @@
-/* files.c: static files under the --static directory, and nothing outside. */
+/* files.c: the viewer's files: embedded in the binary (embedded.h), or from
+ * the --static directory, and nothing outside it. */
 #include "files.h"
 
 #include <errno.h>
@@ -13,7 +14,9 @@
 #include <unistd.h>
 
 #include "daemon_limits.h"
+#include "embedded.h"
 #include "errors.h"
+#include "tile.h"
 
 const char *files_content_type(const char *name)
 {
@@ -167,5 +170,52 @@ int files_serve(const char *root, const char *raw_path, http_reply *out, char *e
     http_add_common_headers(out->resp);
     out->status = 200;
     out->size = (uint64_t)st.st_size;
+    return 0;
+}
+
+static int by_path(const void *key, const void *elem)
+{
+    return strcmp(key, ((const embedded_file *)elem)->path);
+}
+
+static const embedded_file *embedded_find(const char *path)
+{
+    return bsearch(path, embedded_files, embedded_count, sizeof embedded_files[0], by_path);
+}
+
+int files_serve_embedded(const char *raw_path, const char *if_none_match, http_reply *out,
+                         char *err, size_t err_size)
+{
+    char rel[LIMIT_STATIC_PATH];
+    int rc = decode_path(raw_path, rel, sizeof rel, err, err_size);
+    if (rc != 0)
+        return rc;
+    /* "/dir/" and "/dir" name the directory's index.html, as under --static. */
+    char name[LIMIT_STATIC_PATH + sizeof "/index.html"];
+    size_t rlen = strlen(rel);
+    const embedded_file *f = NULL;
+    if (rel[rlen - 1] != '/')
+        f = embedded_find(rel);
+    if (f == NULL) {
+        snprintf(name, sizeof name, "%s%sindex.html", rel, rel[rlen - 1] == '/' ? "" : "/");
+        f = embedded_find(name);
+    }
+    if (f == NULL)
+        return not_found(err, err_size, rel);
+
+    int fresh = tile_etag_matches(if_none_match, f->etag);
+    /* With 304 libmicrohttpd sends the headers only, as for tiles. */
+    out->resp = MHD_create_response_from_buffer(f->size, (void *)f->data, MHD_RESPMEM_PERSISTENT);
+    if (out->resp == NULL)
+        return ERR_OVERLOADED;
+    MHD_add_response_header(out->resp, "Content-Type", files_content_type(f->path));
+    /* Revalidated on every load (the viewer changes between versions); the
+     * ETag makes that a 304 without a body. */
+    MHD_add_response_header(out->resp, "Cache-Control", "no-cache");
+    MHD_add_response_header(out->resp, "ETag", f->etag);
+    MHD_add_response_header(out->resp, "X-Content-Type-Options", "nosniff");
+    http_add_common_headers(out->resp);
+    out->status = fresh ? 304 : 200;
+    out->size = fresh ? 0 : f->size;
     return 0;
 }

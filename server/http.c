@@ -258,6 +258,22 @@ static void base_url(http_server *s, struct MHD_Connection *conn, char *buf, siz
         snprintf(buf, buf_size, "http://%s:%u", s->cfg.bind, s->port);
 }
 
+/* The viewer's file at path: from the --static folder when it has it, else
+ * the copy built in (so `--static static` works on the viewer's own files
+ * and takes the libraries from the binary). */
+static int viewer_file(http_server *s, struct MHD_Connection *conn, const char *path,
+                       http_reply *out, char *err, size_t err_size)
+{
+    if (s->cfg.static_dir[0] != '\0') {
+        int rc = files_serve(s->cfg.static_dir, path, out, err, err_size);
+        if (rc != ERR_NOT_FOUND)
+            return rc;
+    }
+    return files_serve_embedded(
+        path, MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "If-None-Match"), out, err,
+        err_size);
+}
+
 static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, const char *method,
                     http_reply *out, char *err, size_t err_size, const char **allow)
 {
@@ -272,10 +288,10 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     int rc = route_parse(path, &r, err, err_size);
     rq->route = r.id;
     int is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
-    if (rc == ERR_UNKNOWN_KIND && is_get && s->cfg.static_dir[0] != '\0') {
-        /* A file under --static that happens to look like a tile path. */
+    if (rc == ERR_UNKNOWN_KIND && is_get) {
+        /* A viewer file that happens to look like a tile path. */
         char ferr[ERRORS_MSG_MAX];
-        if (files_serve(s->cfg.static_dir, path, out, ferr, sizeof ferr) == 0) {
+        if (viewer_file(s, conn, path, out, ferr, sizeof ferr) == 0) {
             rq->route = ROUTE_STATIC;
             return 0;
         }
@@ -327,12 +343,7 @@ static int dispatch(http_server *s, struct MHD_Connection *conn, request *rq, co
     case ROUTE_HEALTHZ: return api_healthz(out);
     case ROUTE_OPENAPI: return api_openapi(out);
     case ROUTE_METRICS: return metrics_reply(s, out);
-    case ROUTE_STATIC:
-        if (s->cfg.static_dir[0] == '\0') {
-            snprintf(err, err_size, "no route for %.200s", path);
-            return ERR_NOT_FOUND;
-        }
-        return files_serve(s->cfg.static_dir, path, out, err, err_size);
+    case ROUTE_STATIC: return viewer_file(s, conn, path, out, err, err_size);
     default:
         snprintf(err, err_size, "no route for %.200s", path);
         return ERR_NOT_FOUND;
