@@ -1,6 +1,6 @@
 // views.test.mjs: the viewer's 3D view, statistics panel, compare mode and
 // downloads in headless Chromium (WebGL through SwiftShader) against the
-// real daemon: the 3D view draws a mesh of the grid endpoint's heights for
+// real daemon (the viewer built into it, no flag): the 3D view draws a mesh of the grid endpoint's heights for
 // the window on screen and follows a change of field; the statistics panel
 // shows what /stats answers for the window (computed here from the hash and
 // the tile geometry alone); compare mode's two maps pan together; each
@@ -17,7 +17,6 @@ import { PNG } from 'pngjs';
 import { startDaemon } from '../http/daemon.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build/www');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // SwiftShader's WebGL needs the explicit opt-in since Chromium 130
@@ -31,7 +30,7 @@ const problems = [], requests = [];
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  daemon = process.env.DEVBASE ? null : await startDaemon({ staticDir: STATIC });
+  daemon = process.env.DEVBASE ? null : await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
   base = process.env.DEVBASE || daemon.url.replace(/\/$/, '');
   dir = await mkdtemp(path.join(os.tmpdir(), 'noisetile-chromium-'));
   ctx = await chromium.launchPersistentContext(dir, {
