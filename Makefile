@@ -251,9 +251,6 @@ FUZZ_SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/bin/%)
 FUZZ_OBJS    := $(NOISE_SRC:%.c=$(BUILD)/fuzz/%.o) $(SERVER_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/www.o
-# fuzz_points reads the document api_points answers on its way into
-# http_response_json.
-FUZZ_LDFLAGS_fuzz_points := -Wl,--wrap=http_response_json
 
 $(BUILD)/fuzz/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
@@ -265,7 +262,7 @@ $(BUILD)/fuzz/www.o: $(WWW_C) | $(BUILD)/.libs
 
 $(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_LDFLAGS_$*) -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz-build: deps-test
 	$(MAKE) --no-print-directory $(FUZZ_BINS)
