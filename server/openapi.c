@@ -11,6 +11,7 @@
 
 #include "daemon_limits.h"
 #include "noise.h"
+#include "query.h"
 #include "render.h"
 
 static const char template_text[] =
@@ -45,6 +46,13 @@ static const char template_text[] =
 "    'responses':{'200':{'description':'values[i] and gradients[i] belong to points[i]','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/PointsResponse'}}}},"
 "     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/TooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
 "   'options':{'operationId':'optionsPoints','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/stats':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'get':{'operationId':'getStats','summary':'Statistics of a window of samples: range, mean, standard deviation, share beyond +-0.5, peaks, histogram','parameters':'@FIELD_STATS@',"
+"    'responses':{'200':{'description':'Statistics of the window; sample (i, j) is the field at (x + i*step, y + j*step) as a float32, as the grid endpoint gives it','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Stats'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/WindowTooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
+"   'head':{'operationId':'headStats','summary':'Headers of the statistics','parameters':'@FIELD_STATS@','responses':{'200':{'description':'Headers only'},'400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'}}},"
+"   'options':{'operationId':'optionsStats','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/tile.json':{"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
 "   'get':{'operationId':'getTileJSON','summary':'TileJSON 3.0.0 for the field; its tiles template keeps the canonical parameters','parameters':'@FIELD_RENDER@',"
@@ -68,6 +76,12 @@ static const char template_text[] =
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'pointX':{'name':'x','in':'query','required':true,'description':'Plane x coordinate (finite decimal)','schema':{'type':'number'}},"
 "   'pointY':{'name':'y','in':'query','required':true,'description':'Plane y coordinate (finite decimal)','schema':{'type':'number'}},"
+"   'windowX':{'name':'x','in':'query','required':true,'description':'Plane x of sample (0, 0) (finite decimal)','schema':{'type':'number'}},"
+"   'windowY':{'name':'y','in':'query','required':true,'description':'Plane y of sample (0, 0) (finite decimal)','schema':{'type':'number'}},"
+"   'step':{'name':'step','in':'query','required':true,'description':'Plane units between neighbouring samples','schema':{'type':'number','exclusiveMinimum':0,'maximum':1e6}},"
+"   'width':{'name':'width','in':'query','required':true,'description':'Samples per row; width x height at most @MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@MAX_SIDE@}},"
+"   'height':{'name':'height','in':'query','required':true,'description':'Rows; width x height at most @MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@MAX_SIDE@}},"
+"   'bins':{'name':'bins','in':'query','required':false,'description':'Histogram bins over [-1, 1]','schema':{'type':'integer','minimum':1,'maximum':@MAX_BINS@,'default':@DEFAULT_BINS@}},"
 "   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
 "   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
 "   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
@@ -87,12 +101,19 @@ static const char template_text[] =
 "   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'TooLarge':{'description':'Body over @MAX_BODY@ bytes or more than @MAX_POINTS@ points','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'WindowTooLarge':{'description':'width x height over @MAX_SAMPLES@ samples','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
 "  },"
 "  'schemas':{"
 "   'Error':{'type':'object','required':['error'],'properties':{'error':{'type':'object','required':['status','message'],'properties':{'status':{'type':'integer'},'message':{'type':'string'}}}}},"
 "   'Params':{'type':'object','description':'Every field parameter in canonical form, defaults included','properties':'@PARAM_SCHEMAS@'},"
 "   'Point':{'type':'object','required':['kind','seed','params','x','y','value','gradient'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},'x':{'type':'number'},'y':{'type':'number'},'value':{'type':'number','minimum':-1,'maximum':1},'gradient':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}},"
+"   'Stats':{'type':'object','required':['kind','seed','params','window','count','min','max','mean','sd','share_beyond_half','peaks','histogram'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},"
+"    'window':{'type':'object','required':['x','y','step','width','height'],'properties':{'x':{'type':'number'},'y':{'type':'number'},'step':{'type':'number'},'width':{'type':'integer'},'height':{'type':'integer'}}},"
+"    'count':{'type':'integer','description':'samples, width x height'},'min':{'type':'number'},'max':{'type':'number'},'mean':{'type':'number'},'sd':{'type':'number','description':'population standard deviation'},"
+"    'share_beyond_half':{'type':'number','minimum':0,'maximum':1,'description':'share of samples with |v| > 0.5'},"
+"    'peaks':{'type':'integer','description':'strict local maxima: samples off the border above each of their 8 neighbours'},"
+"    'histogram':{'type':'object','required':['min','max','counts'],'description':'counts[k]: samples in [min + k*w, min + (k+1)*w), w = (max - min)/bins; the last bin also holds max','properties':{'min':{'const':-1},'max':{'const':1},'counts':{'type':'array','items':{'type':'integer'}}}}}},"
 "   'PointsRequest':{'type':'object','required':['points'],'additionalProperties':false,'properties':{'points':{'type':'array','maxItems':@MAX_POINTS@,'items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'PointsResponse':{'type':'object','required':['values','gradients'],'properties':{'values':{'type':'array','items':{'type':'number'}},'gradients':{'type':'array','items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'TileJSON':{'type':'object','required':['tilejson','tiles'],'properties':{'tilejson':{'const':'3.0.0'},'name':{'type':'string'},'description':{'type':'string'},'version':{'type':'string'},'scheme':{'const':'xyz'},'tiles':{'type':'array','items':{'type':'string'},'minItems':1},'minzoom':{'type':'integer'},'maxzoom':{'type':'integer'},'bounds':{'type':'array','items':{'type':'number'},'minItems':4,'maxItems':4},'center':{'type':'array','items':{'type':'number'},'minItems':3,'maxItems':3},'attribution':{'type':'string'},'noisetile':{'type':'object'}}},"
@@ -157,6 +178,25 @@ static json_t *param_list(int render, int point)
     return list;
 }
 
+/* The window's parameters (x, y, step, width, height), then the field's,
+ * then bins when asked. */
+static json_t *window_param_list(int bins)
+{
+    json_t *list = json_array();
+    static const char *const refs[] = {"windowX", "windowY", "step", "width", "height"};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        char ref[64];
+        snprintf(ref, sizeof ref, "#/components/parameters/%s", refs[i]);
+        json_array_append_new(list, json_pack("{s:s}", "$ref", ref));
+    }
+    json_t *field = param_list(0, 0);
+    json_array_extend(list, field);
+    json_decref(field);
+    if (bins)
+        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/bins"));
+    return list;
+}
+
 static json_t *tile_responses(void)
 {
     return json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
@@ -181,6 +221,7 @@ static int fill(json_t *node)
                 if (strcmp(name, "@FIELD@") == 0) repl = param_list(0, 0);
                 else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
                 else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
+                else if (strcmp(name, "@FIELD_STATS@") == 0) repl = window_param_list(1);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
                 else if (strcmp(name, "@KINDS@") == 0) {
                     repl = json_array();
@@ -235,6 +276,22 @@ json_t *openapi_document(void)
             snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
             num = val;
             p += 10;
+        } else if (strncmp(p, "@MAX_SAMPLES@", 13) == 0) {
+            snprintf(val, sizeof val, "%lld", QUERY_WINDOW_MAX_SAMPLES);
+            num = val;
+            p += 13;
+        } else if (strncmp(p, "@MAX_SIDE@", 10) == 0) {
+            snprintf(val, sizeof val, "%d", QUERY_WINDOW_MAX_SIDE);
+            num = val;
+            p += 10;
+        } else if (strncmp(p, "@MAX_BINS@", 10) == 0) {
+            snprintf(val, sizeof val, "%d", QUERY_BINS_MAX);
+            num = val;
+            p += 10;
+        } else if (strncmp(p, "@DEFAULT_BINS@", 14) == 0) {
+            snprintf(val, sizeof val, "%d", QUERY_BINS_DEFAULT);
+            num = val;
+            p += 14;
         }
         if (num != NULL) {
             size_t l = strlen(num);

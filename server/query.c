@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "route.h"
 
 /* Echoes a client value into a message: printable, at most 40 bytes. */
 static const char *shown(const char *v, char *buf, size_t buf_size)
@@ -178,34 +179,65 @@ static int is_field_param(const char *name)
     return 0;
 }
 
+/* The parameters besides the field's, by the flag that admits them. */
+enum { P_PALETTE, P_SHADE, P_ZERO, P_X, P_Y, P_STEP, P_WIDTH, P_HEIGHT, P_BINS, P_COUNT };
+static const struct {
+    const char *name;
+    int flags; /* any of these admits it */
+} extra_params[P_COUNT] = {
+    [P_PALETTE] = {"palette", QUERY_RENDER}, [P_SHADE] = {"shade", QUERY_RENDER},
+    [P_ZERO] = {"zero", QUERY_RENDER},       [P_X] = {"x", QUERY_POINT | QUERY_WINDOW},
+    [P_Y] = {"y", QUERY_POINT | QUERY_WINDOW}, [P_STEP] = {"step", QUERY_WINDOW},
+    [P_WIDTH] = {"width", QUERY_WINDOW},     [P_HEIGHT] = {"height", QUERY_WINDOW},
+    [P_BINS] = {"bins", QUERY_BINS},
+};
+
+static int extra_param(const char *name, int flags)
+{
+    for (int k = 0; k < P_COUNT; k++)
+        if ((extra_params[k].flags & flags) && strcmp(extra_params[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+static int parse_int_param(const char *name, const char *v, int64_t min, int64_t max, int *out,
+                           char *err, size_t err_size)
+{
+    char b[64];
+    int64_t n;
+    if (route_parse_int(v, strlen(v), min, max, &n) != 0) {
+        snprintf(err, err_size, "%s must be an integer in %lld..%lld, got '%s'", name, (long long)min,
+                 (long long)max, shown(v, b, sizeof b));
+        return ERR_BAD_REQUEST;
+    }
+    *out = (int)n;
+    return 0;
+}
+
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size)
 {
     const char *names[LIMIT_QUERY_PARAMS];
     const char *values[LIMIT_QUERY_PARAMS];
     size_t n_field = 0;
-    int seen_palette = 0, seen_shade = 0, seen_zero = 0, seen_x = 0, seen_y = 0;
+    int seen[P_COUNT] = {0};
     char b[64];
 
     memset(out, 0, sizeof *out);
     out->render.palette = RENDER_GRAY;
+    out->bins = QUERY_BINS_DEFAULT;
     for (size_t i = 0; i < args->n; i++) {
         const char *name = args->names[i];
         const char *v = args->values[i];
-        int *seen = NULL;
-        if (flags & QUERY_RENDER) {
-            if (strcmp(name, "palette") == 0) seen = &seen_palette;
-            else if (strcmp(name, "shade") == 0) seen = &seen_shade;
-            else if (strcmp(name, "zero") == 0) seen = &seen_zero;
-        }
-        if (flags & QUERY_POINT) {
-            if (strcmp(name, "x") == 0) seen = &seen_x;
-            else if (strcmp(name, "y") == 0) seen = &seen_y;
-        }
-        if (seen == NULL) {
+        int k = extra_param(name, flags);
+        if (k < 0) {
             if (!is_field_param(name)) {
-                const char *takes = (flags & QUERY_RENDER) ? ", palette, shade, zero"
-                                    : (flags & QUERY_POINT) ? ", x, y" : "";
+                char takes[96] = "";
+                for (int e = 0; e < P_COUNT; e++)
+                    if (extra_params[e].flags & flags) {
+                        size_t l = strlen(takes);
+                        snprintf(takes + l, sizeof takes - l, ", %s", extra_params[e].name);
+                    }
                 snprintf(err, err_size,
                          "unknown parameter '%s' (this endpoint takes: frequency, octaves, "
                          "lacunarity, gain, fractal, warp, t, lattice%s)",
@@ -217,43 +249,78 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
             n_field++;
             continue;
         }
-        if (*seen) {
+        if (seen[k]) {
             snprintf(err, err_size, "parameter '%s' given twice", name);
             return ERR_BAD_REQUEST;
         }
-        *seen = 1;
+        seen[k] = 1;
         int rc = 0;
-        if (seen == &seen_palette) {
+        switch (k) {
+        case P_PALETTE:
             if (render_palette_from_name(v, &out->render.palette) != 0) {
                 const char *const *pn = render_palette_names();
                 char list[128] = "";
-                for (size_t k = 0; pn[k] != NULL; k++) {
+                for (size_t e = 0; pn[e] != NULL; e++) {
                     size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", pn[k]);
+                    snprintf(list + l, sizeof list - l, "%s%s", e ? ", " : "", pn[e]);
                 }
                 snprintf(err, err_size, "palette must be one of %s, got '%s'", list,
                          shown(v, b, sizeof b));
                 return ERR_BAD_REQUEST;
             }
-        } else if (seen == &seen_shade) {
-            rc = parse_flag("shade", v, &out->render.shade, err, err_size);
-        } else if (seen == &seen_zero) {
-            rc = parse_flag("zero", v, &out->render.zero, err, err_size);
-        } else {
-            double *dst = seen == &seen_x ? &out->x : &out->y;
+            break;
+        case P_SHADE: rc = parse_flag("shade", v, &out->render.shade, err, err_size); break;
+        case P_ZERO: rc = parse_flag("zero", v, &out->render.zero, err, err_size); break;
+        case P_X:
+        case P_Y: {
+            double *dst = (flags & QUERY_WINDOW) ? (k == P_X ? &out->window.x : &out->window.y)
+                                                 : (k == P_X ? &out->x : &out->y);
             if (query_parse_number(v, dst) != 0) {
-                snprintf(err, err_size, "%s must be a finite decimal number, got '%s'",
-                         seen == &seen_x ? "x" : "y", shown(v, b, sizeof b));
+                snprintf(err, err_size, "%s must be a finite decimal number, got '%s'", name,
+                         shown(v, b, sizeof b));
                 return ERR_BAD_REQUEST;
             }
+            break;
+        }
+        case P_STEP:
+            if (query_parse_number(v, &out->window.step) != 0 || !(out->window.step > 0) ||
+                out->window.step > QUERY_WINDOW_MAX_STEP) {
+                snprintf(err, err_size, "step must be a number in (0, 1e6], got '%s'",
+                         shown(v, b, sizeof b));
+                return ERR_BAD_REQUEST;
+            }
+            break;
+        case P_WIDTH:
+        case P_HEIGHT:
+            rc = parse_int_param(name, v, 1, QUERY_WINDOW_MAX_SIDE,
+                                 k == P_WIDTH ? &out->window.width : &out->window.height, err, err_size);
+            break;
+        case P_BINS: rc = parse_int_param("bins", v, 1, QUERY_BINS_MAX, &out->bins, err, err_size); break;
         }
         if (rc != 0)
             return rc;
     }
-    if ((flags & QUERY_POINT) && !(seen_x && seen_y)) {
+    if ((flags & (QUERY_POINT | QUERY_WINDOW)) && !(seen[P_X] && seen[P_Y])) {
         snprintf(err, err_size, "missing parameter '%s' (a finite decimal number)",
-                 seen_x ? "y" : "x");
+                 seen[P_X] ? "y" : "x");
         return ERR_BAD_REQUEST;
+    }
+    if (flags & QUERY_WINDOW) {
+        static const int need[] = {P_STEP, P_WIDTH, P_HEIGHT};
+        static const char *const what[] = {"a number in (0, 1e6]", "an integer in 1..8193",
+                                           "an integer in 1..8193"};
+        for (int e = 0; e < 3; e++)
+            if (!seen[need[e]]) {
+                snprintf(err, err_size, "missing parameter '%s' (%s)", extra_params[need[e]].name, what[e]);
+                return ERR_BAD_REQUEST;
+            }
+        long long samples = (long long)out->window.width * out->window.height;
+        if (samples > QUERY_WINDOW_MAX_SAMPLES) {
+            snprintf(err, err_size,
+                     "width x height is %d x %d = %lld samples, at most %lld (4097 x 4097) per request",
+                     out->window.width, out->window.height, samples, QUERY_WINDOW_MAX_SAMPLES);
+            return ERR_TOO_LARGE;
+        }
     }
     int rc = noise_spec_parse(&out->spec, kind, seed, n_field, names, values, err, err_size);
     if (rc != 0) {

@@ -19,7 +19,19 @@ typedef struct {
 } query_args;
 
 /* Which parameters besides the field's an endpoint takes. */
-enum { QUERY_RENDER = 1, QUERY_POINT = 2 };
+enum {
+    QUERY_RENDER = 1, /* palette, shade, zero */
+    QUERY_POINT = 2,  /* x, y */
+    QUERY_WINDOW = 4, /* x, y, step, width, height: a window of samples */
+    QUERY_BINS = 8    /* bins (with QUERY_WINDOW: /stats) */
+};
+
+/* Window limits: width and height each, and their product. */
+#define QUERY_WINDOW_MAX_SIDE 8193
+#define QUERY_WINDOW_MAX_SAMPLES 16785409LL /* 4097 * 4097: Unity's largest heightmap */
+#define QUERY_WINDOW_MAX_STEP 1e6
+#define QUERY_BINS_MAX 256
+#define QUERY_BINS_DEFAULT 32
 
 /* Percent-decodes s in place the way the query and the path of a request
  * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
@@ -49,13 +61,20 @@ typedef struct {
     noise_spec spec;
     render_opts render; /* with QUERY_RENDER */
     double x, y;        /* with QUERY_POINT */
+    struct {            /* with QUERY_WINDOW: sample (i, j) at (x + i*step, y + j*step) */
+        double x, y, step;
+        int width, height;
+    } window;
+    int bins;           /* with QUERY_BINS */
 } query_result;
 
 /* Splits args by what the endpoint accepts (flags: QUERY_RENDER,
- * QUERY_POINT), checks the render and point parameters, and hands the rest
- * to noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
- * ERR_BAD_REQUEST with a message naming the parameter: unknown for this
- * endpoint, given twice, missing (x, y), out of range, not a number. */
+ * QUERY_POINT, QUERY_WINDOW, QUERY_BINS), checks the render, point, window
+ * and bins parameters, and hands the rest to noise_spec_parse for (kind,
+ * seed). Returns 0 and fills *out; or ERR_BAD_REQUEST with a message naming
+ * the parameter: unknown for this endpoint, given twice, missing (x, y;
+ * x, y, step, width, height), out of range, not a number; or ERR_TOO_LARGE
+ * for a window of more than QUERY_WINDOW_MAX_SAMPLES samples. */
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 
