@@ -97,6 +97,10 @@ function histogram(results) {
     svg.appendChild(tx);
   });
   $('stats-legend').hidden = results.length < 2;
+  if (results.length > 1) {
+    $('stats-legend-a').textContent = results[0].field.kind + ' (bars)';
+    $('stats-legend-b').textContent = results[1].field.kind + ' (line)';
+  }
 }
 
 async function refresh() {
