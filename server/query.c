@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "errors.h"
-#include "route.h"
 
 /* Echoes a client value into a message: printable, at most 40 bytes. */
 static const char *shown(const char *v, char *buf, size_t buf_size)
@@ -154,64 +153,46 @@ int query_parse_number(const char *s, double *out)
     return 0;
 }
 
-static int parse_flag(const char *name, const char *v, int *out, char *err, size_t err_size)
+/* Parses the value v of one of the daemon's own rows into *out (an enum:
+ * the choice's index). Returns 0, or ERR_BAD_REQUEST with a message naming
+ * the parameter, its range (params_range_text) and what was sent. */
+static int parse_own(const param_row *r, const char *v, double *out, char *err, size_t err_size)
 {
-    char b[64];
-    if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
-        *out = 0;
-        return 0;
+    char b[64], range[160];
+    const noise_param *p = &r->p;
+    if (r->flag) {
+        /* One rule for switches, as documented: exactly 0 or 1. */
+        if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+            *out = v[0] - '0';
+            return 0;
+        }
+    } else if (p->type == NOISE_PARAM_ENUM) {
+        for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
+            if (strcmp(v, p->choices[i]) == 0) {
+                *out = (double)i;
+                return 0;
+            }
+    } else {
+        double x;
+        if (query_parse_number(v, &x) == 0 &&
+            (p->type != NOISE_PARAM_INTEGER || x == floor(x)) &&
+            (p->min_exclusive ? x > p->min : x >= p->min) &&
+            (p->max_exclusive ? x < p->max : x <= p->max)) {
+            *out = x;
+            return 0;
+        }
     }
-    if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
-        *out = 1;
-        return 0;
+    params_range_text(r, range, sizeof range);
+    const char *what = r->flag || p->type == NOISE_PARAM_ENUM ? ""
+                       : p->type == NOISE_PARAM_INTEGER       ? "an integer in "
+                                                              : "a number in ";
+    if (strncmp(range, "any", 3) == 0) {
+        what = "";
+        snprintf(range, sizeof range, "a finite decimal number");
     }
-    snprintf(err, err_size, "%s must be 0 or 1, got '%s'", name, shown(v, b, sizeof b));
+    snprintf(err, err_size, "%s must be %s%s, got '%s'", p->name, what, range,
+             shown(v, b, sizeof b));
     return ERR_BAD_REQUEST;
-}
-
-static int is_field_param(const char *name)
-{
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(p[i].name, name) == 0)
-            return 1;
-    return 0;
-}
-
-/* The parameters besides the field's, by the flag that admits them. */
-enum { P_PALETTE, P_SHADE, P_ZERO, P_X, P_Y, P_STEP, P_WIDTH, P_HEIGHT, P_BINS, P_COUNT };
-static const struct {
-    const char *name;
-    int flags; /* any of these admits it */
-} extra_params[P_COUNT] = {
-    [P_PALETTE] = {"palette", QUERY_RENDER}, [P_SHADE] = {"shade", QUERY_RENDER},
-    [P_ZERO] = {"zero", QUERY_RENDER},       [P_X] = {"x", QUERY_POINT | QUERY_WINDOW},
-    [P_Y] = {"y", QUERY_POINT | QUERY_WINDOW}, [P_STEP] = {"step", QUERY_WINDOW},
-    [P_WIDTH] = {"width", QUERY_WINDOW},     [P_HEIGHT] = {"height", QUERY_WINDOW},
-    [P_BINS] = {"bins", QUERY_BINS},
-};
-
-static int extra_param(const char *name, int flags)
-{
-    for (int k = 0; k < P_COUNT; k++)
-        if ((extra_params[k].flags & flags) && strcmp(extra_params[k].name, name) == 0)
-            return k;
-    return -1;
-}
-
-static int parse_int_param(const char *name, const char *v, int64_t min, int64_t max, int *out,
-                           char *err, size_t err_size)
-{
-    char b[64];
-    int64_t n;
-    if (route_parse_int(v, strlen(v), min, max, &n) != 0) {
-        snprintf(err, err_size, "%s must be an integer in %lld..%lld, got '%s'", name, (long long)min,
-                 (long long)max, shown(v, b, sizeof b));
-        return ERR_BAD_REQUEST;
-    }
-    *out = (int)n;
-    return 0;
 }
 
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
@@ -220,100 +201,68 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
     const char *names[LIMIT_QUERY_PARAMS];
     const char *values[LIMIT_QUERY_PARAMS];
     size_t n_field = 0;
-    int seen[P_COUNT] = {0};
+    unsigned int routes = PARAMS_FIELD | (unsigned int)flags;
     char b[64];
 
     memset(out, 0, sizeof *out);
-    out->render.palette = RENDER_GRAY;
-    out->bins = QUERY_BINS_DEFAULT;
     for (size_t i = 0; i < args->n; i++) {
         const char *name = args->names[i];
         const char *v = args->values[i];
-        int k = extra_param(name, flags);
-        if (k < 0) {
-            if (!is_field_param(name)) {
-                char takes[96] = "";
-                for (int e = 0; e < P_COUNT; e++)
-                    if (extra_params[e].flags & flags) {
-                        size_t l = strlen(takes);
-                        snprintf(takes + l, sizeof takes - l, ", %s", extra_params[e].name);
-                    }
-                snprintf(err, err_size,
-                         "unknown parameter '%s' (this endpoint takes: frequency, octaves, "
-                         "lacunarity, gain, fractal, warp, t, lattice%s)",
-                         shown(name, b, sizeof b), takes);
-                return ERR_BAD_REQUEST;
-            }
+        param_row r;
+        if (params_find(name, routes, &r) != 0) {
+            char takes[256];
+            params_names(routes, kind, takes, sizeof takes);
+            snprintf(err, err_size, "unknown parameter '%s' (this endpoint takes: %s)",
+                     shown(name, b, sizeof b), takes);
+            return ERR_BAD_REQUEST;
+        }
+        if (r.id < 0) { /* a field parameter: the noise core checks it */
             names[n_field] = name;
             values[n_field] = v;
             n_field++;
             continue;
         }
-        if (seen[k]) {
-            snprintf(err, err_size, "parameter '%s' given twice", name);
+        if (out->given[r.id]) {
+            snprintf(err, err_size, "parameter '%s' given twice", r.p.name);
             return ERR_BAD_REQUEST;
         }
-        seen[k] = 1;
-        int rc = 0;
-        switch (k) {
-        case P_PALETTE:
-            if (render_palette_from_name(v, &out->render.palette) != 0) {
-                const char *const *pn = render_palette_names();
-                char list[128] = "";
-                for (size_t e = 0; pn[e] != NULL; e++) {
-                    size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", e ? ", " : "", pn[e]);
-                }
-                snprintf(err, err_size, "palette must be one of %s, got '%s'", list,
-                         shown(v, b, sizeof b));
-                return ERR_BAD_REQUEST;
-            }
-            break;
-        case P_SHADE: rc = parse_flag("shade", v, &out->render.shade, err, err_size); break;
-        case P_ZERO: rc = parse_flag("zero", v, &out->render.zero, err, err_size); break;
-        case P_X:
-        case P_Y: {
-            double *dst = (flags & QUERY_WINDOW) ? (k == P_X ? &out->window.x : &out->window.y)
-                                                 : (k == P_X ? &out->x : &out->y);
-            if (query_parse_number(v, dst) != 0) {
-                snprintf(err, err_size, "%s must be a finite decimal number, got '%s'", name,
-                         shown(v, b, sizeof b));
-                return ERR_BAD_REQUEST;
-            }
-            break;
-        }
-        case P_STEP:
-            if (query_parse_number(v, &out->window.step) != 0 || !(out->window.step > 0) ||
-                out->window.step > QUERY_WINDOW_MAX_STEP) {
-                snprintf(err, err_size, "step must be a number in (0, 1e6], got '%s'",
-                         shown(v, b, sizeof b));
-                return ERR_BAD_REQUEST;
-            }
-            break;
-        case P_WIDTH:
-        case P_HEIGHT:
-            rc = parse_int_param(name, v, 1, QUERY_WINDOW_MAX_SIDE,
-                                 k == P_WIDTH ? &out->window.width : &out->window.height, err, err_size);
-            break;
-        case P_BINS: rc = parse_int_param("bins", v, 1, QUERY_BINS_MAX, &out->bins, err, err_size); break;
-        }
+        int rc = parse_own(&r, v, &out->value[r.id], err, err_size);
         if (rc != 0)
             return rc;
+        out->given[r.id] = 1;
     }
-    if ((flags & (QUERY_POINT | QUERY_WINDOW)) && !(seen[P_X] && seen[P_Y])) {
-        snprintf(err, err_size, "missing parameter '%s' (a finite decimal number)",
-                 seen[P_X] ? "y" : "x");
-        return ERR_BAD_REQUEST;
+    /* Required rows, then defaults. */
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        param_row r = params_row(params_count() - PARAM_COUNT + (size_t)id);
+        if (!(r.routes & routes) || out->given[id])
+            continue;
+        if (r.required) {
+            char range[160];
+            params_range_text(&r, range, sizeof range);
+            int any = strcmp(range, "any finite number") == 0;
+            snprintf(err, err_size, "missing parameter '%s' (%s%s)", r.p.name,
+                     any ? "a finite decimal number" : r.p.type == NOISE_PARAM_NUMBER ? "a number in " : "",
+                     any ? "" : range);
+            return ERR_BAD_REQUEST;
+        }
+        out->value[id] = r.p.default_number;
+        if (r.p.type == NOISE_PARAM_ENUM)
+            for (size_t k = 0; r.p.choices != NULL && r.p.choices[k] != NULL; k++)
+                if (r.p.default_choice != NULL && strcmp(r.p.choices[k], r.p.default_choice) == 0)
+                    out->value[id] = (double)k;
     }
+    out->render.palette = (render_palette)(int)out->value[PARAM_PALETTE];
+    out->render.shade = out->value[PARAM_SHADE] != 0;
+    out->render.zero = out->value[PARAM_ZERO] != 0;
+    out->x = out->value[PARAM_X];
+    out->y = out->value[PARAM_Y];
+    out->window.x = out->value[PARAM_X];
+    out->window.y = out->value[PARAM_Y];
+    out->window.step = out->value[PARAM_STEP];
+    out->window.width = (int)out->value[PARAM_WIDTH];
+    out->window.height = (int)out->value[PARAM_HEIGHT];
+    out->bins = (int)out->value[PARAM_BINS];
     if (flags & QUERY_WINDOW) {
-        static const int need[] = {P_STEP, P_WIDTH, P_HEIGHT};
-        static const char *const what[] = {"a number in (0, 1e6]", "an integer in 1..8193",
-                                           "an integer in 1..8193"};
-        for (int e = 0; e < 3; e++)
-            if (!seen[need[e]]) {
-                snprintf(err, err_size, "missing parameter '%s' (%s)", extra_params[need[e]].name, what[e]);
-                return ERR_BAD_REQUEST;
-            }
         long long samples = (long long)out->window.width * out->window.height;
         if (samples > QUERY_WINDOW_MAX_SAMPLES) {
             snprintf(err, err_size,
