@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "failalloc.h"
 #include "openapi.h"
+#include "params.h"
 #include "render.h"
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
@@ -252,73 +253,86 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
 
 /* ---- the documents built once ---- */
 
-static json_t *param_json(const noise_param *p)
+/* A number of row r as JSON: an integer for integer rows. */
+static json_t *row_number(const param_row *r, double v)
 {
-    json_t *o = json_object();
-    if (o == NULL)
+    return r->p.type == NOISE_PARAM_INTEGER ? json_integer((json_int_t)v) : json_real(v);
+}
+
+/* One row of the parameter table (params.h) as /api/kinds shows it. */
+static json_t *param_json(const param_row *r)
+{
+    const noise_param *p = &r->p;
+    json_t *o = json_object(), *kinds = json_array();
+    if (o == NULL || kinds == NULL) {
+        json_decref(o);
+        json_decref(kinds);
         return NULL;
-    const char *type = p->type == NOISE_PARAM_NUMBER    ? "number"
+    }
+    const char *type = r->flag                          ? "flag"
+                       : p->type == NOISE_PARAM_NUMBER  ? "number"
                        : p->type == NOISE_PARAM_INTEGER ? "integer"
                                                         : "enum";
     json_object_set_new(o, "name", json_string(p->name));
     json_object_set_new(o, "type", json_string(type));
     json_object_set_new(o, "description", json_string(p->description ? p->description : ""));
-    if (p->type == NOISE_PARAM_ENUM) {
+    if (r->flag) {
+        json_object_set_new(o, "choices", json_pack("[i,i]", 0, 1));
+    } else if (p->type == NOISE_PARAM_ENUM) {
         json_t *c = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
             json_array_append_new(c, json_string(p->choices[i]));
         json_object_set_new(o, "choices", c);
-        if (p->default_choice != NULL)
-            json_object_set_new(o, "default", json_string(p->default_choice));
     } else {
-        if (isfinite(p->min))
-            json_object_set_new(o, "minimum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->min)
-                                                  : json_real(p->min));
-        if (isfinite(p->max))
-            json_object_set_new(o, "maximum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->max)
-                                                  : json_real(p->max));
+        json_object_set_new(o, "minimum", row_number(r, p->min));
+        json_object_set_new(o, "maximum", row_number(r, p->max));
         json_object_set_new(o, "exclusiveMinimum", json_boolean(p->min_exclusive));
         json_object_set_new(o, "exclusiveMaximum", json_boolean(p->max_exclusive));
-        if (!p->optional)
-            json_object_set_new(o, "default", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->default_number)
-                                                  : json_real(p->default_number));
     }
-    json_object_set_new(o, "optional", json_boolean(p->optional));
-    if (strcmp(p->name, "lattice") == 0)
-        json_object_set_new(o, "kinds", json_pack("[s,s]", "value", "perlin"));
+    if (p->type == NOISE_PARAM_ENUM && p->default_choice != NULL)
+        json_object_set_new(o, "default", json_string(p->default_choice));
+    else if (p->type != NOISE_PARAM_ENUM && !p->optional)
+        json_object_set_new(o, "default", row_number(r, p->default_number));
+    /* Optional: a request may leave it out (a default applies, or, for t,
+     * absent has its own meaning). */
+    json_object_set_new(o, "optional", json_boolean(!r->required));
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        if (noise_param_applies(p, (noise_kind)k))
+            json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    json_object_set_new(o, "kinds", kinds);
     return o;
+}
+
+/* The rows routes take, as a JSON array. */
+static json_t *rows_json(unsigned int routes)
+{
+    json_t *a = json_array();
+    size_t n = params_count();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        param_row r = params_row(i);
+        if ((r.routes & routes) && json_array_append_new(a, param_json(&r)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
 }
 
 json_t *api_kinds_document(void)
 {
-    json_t *doc = json_object(), *kinds = json_array(), *params = json_array(),
-           *palettes = json_array();
-    if (doc == NULL || kinds == NULL || params == NULL || palettes == NULL)
+    json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
+    if (doc == NULL || kinds == NULL || palettes == NULL)
         goto fail;
     json_object_set_new(doc, "kinds", kinds);
-    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
     json_object_set_new(doc, "palettes", palettes);
     for (int k = 0; k < NOISE_KIND_COUNT; k++)
         json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(params, param_json(&p[i]));
     const char *const *pal = render_palette_names();
     for (size_t i = 0; pal[i] != NULL; i++)
         json_array_append_new(palettes, json_string(pal[i]));
-    json_t *pal_choices = json_deep_copy(palettes);
-    json_object_set_new(doc, "render", json_pack(
-        "[{s:s,s:s,s:s,s:o?,s:s},{s:s,s:s,s:s,s:[i,i],s:i},{s:s,s:s,s:s,s:[i,i],s:i}]",
-        "name", "palette", "type", "enum", "description", "colour map of the tile",
-        "choices", pal_choices, "default", pal[0],
-        "name", "shade", "type", "flag", "description", "1: hillshading from the analytic gradient",
-        "choices", 0, 1, "default", 0,
-        "name", "zero", "type", "flag", "description", "1: mark where the value crosses 0",
-        "choices", 0, 1, "default", 0));
+    json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
+    json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
@@ -331,7 +345,6 @@ json_t *api_kinds_document(void)
 fail:
     json_decref(doc);
     json_decref(kinds);
-    json_decref(params);
     json_decref(palettes);
     return NULL;
 }

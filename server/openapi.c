@@ -1,9 +1,10 @@
 /* openapi.c: the OpenAPI 3.1 document of the daemon. The fixed part is a
  * JSON template (written with ' for " to stay readable in C); the field
- * parameters are generated from noise_params(), the palettes from
+ * parameters are generated from the parameter table (params.h), the palettes from
  * render_palette_names(), the limits from daemon_limits.h. */
 #include "openapi.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 #include "daemon_limits.h"
 #include "noise.h"
+#include "params.h"
 #include "render.h"
 
 static const char template_text[] =
@@ -66,11 +68,6 @@ static const char template_text[] =
 "   'z':{'name':'z','in':'path','required':true,'description':'Zoom level','schema':{'type':'integer','minimum':0,'maximum':30}},"
 "   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
-"   'pointX':{'name':'x','in':'query','required':true,'description':'Plane x coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'pointY':{'name':'y','in':'query','required':true,'description':'Plane y coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
-"   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
-"   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
 "   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}}"
 "  },"
 "  'headers':{"
@@ -101,10 +98,17 @@ static const char template_text[] =
 " }"
 "}";
 
-/* The schema of one field parameter, from the table. */
-static json_t *param_schema(const noise_param *p)
+/* The schema of one row of the parameter table (params.h). */
+static json_t *param_schema(const param_row *r)
 {
+    const noise_param *p = &r->p;
     json_t *s = json_object();
+    if (r->flag) {
+        json_object_set_new(s, "type", json_string("integer"));
+        json_object_set_new(s, "enum", json_pack("[i,i]", 0, 1));
+        json_object_set_new(s, "default", json_integer((json_int_t)p->default_number));
+        return s;
+    }
     if (p->type == NOISE_PARAM_ENUM) {
         json_t *e = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
@@ -117,10 +121,10 @@ static json_t *param_schema(const noise_param *p)
     }
     int integer = p->type == NOISE_PARAM_INTEGER;
     json_object_set_new(s, "type", json_string(integer ? "integer" : "number"));
-    if (isfinite(p->min))
+    if (isfinite(p->min) && fabs(p->min) < DBL_MAX)
         json_object_set_new(s, p->min_exclusive ? "exclusiveMinimum" : "minimum",
                             integer ? json_integer((json_int_t)p->min) : json_real(p->min));
-    if (isfinite(p->max))
+    if (isfinite(p->max) && fabs(p->max) < DBL_MAX)
         json_object_set_new(s, p->max_exclusive ? "exclusiveMaximum" : "maximum",
                             integer ? json_integer((json_int_t)p->max) : json_real(p->max));
     if (!p->optional)
@@ -129,31 +133,44 @@ static json_t *param_schema(const noise_param *p)
     return s;
 }
 
-/* The query parameter objects of the field (plus render / point ones). */
-static json_t *param_list(int render, int point)
+/* The description of a row: the table's, plus the kinds it is limited to. */
+static void param_description(const param_row *r, char *buf, size_t size)
+{
+    char kinds[96] = "";
+    size_t used = 0, count = 0, total = 0;
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        total += noise_param_applies(&r->p, (noise_kind)k);
+    for (int k = 0; total < NOISE_KIND_COUNT && k < NOISE_KIND_COUNT; k++) {
+        if (!noise_param_applies(&r->p, (noise_kind)k))
+            continue;
+        count++;
+        int w = snprintf(kinds + used, sizeof kinds - used, "%s%s",
+                         count == 1 ? "" : count == total ? " and " : ", ",
+                         noise_kind_name((noise_kind)k));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    snprintf(buf, size, "%s%s%s%s", r->p.description, kinds[0] ? " (" : "", kinds,
+             kinds[0] ? " only)" : "");
+}
+
+/* The query parameter objects of the rows routes take (PARAMS_* bits). */
+static json_t *param_list(unsigned int routes)
 {
     json_t *list = json_array();
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    if (point) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointX"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointY"));
-    }
+    size_t n = params_count();
     for (size_t i = 0; i < n; i++) {
+        param_row r = params_row(i);
+        if (!(r.routes & routes))
+            continue;
         char desc[512];
-        snprintf(desc, sizeof desc, "%s%s", p[i].description ? p[i].description : p[i].name,
-                 strcmp(p[i].name, "lattice") == 0 ? " (value and perlin only)" : "");
-        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", p[i].name,
-                                              "in", "query", "required", 0, "description", desc,
-                                              "schema", param_schema(&p[i])));
+        param_description(&r, desc, sizeof desc);
+        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", r.p.name, "in",
+                                              "query", "required", r.required, "description",
+                                              desc, "schema", param_schema(&r)));
     }
-    if (render) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/palette"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/shade"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/zero"));
+    if (routes & PARAMS_RENDER)
         json_array_append_new(list,
                               json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
-    }
     return list;
 }
 
@@ -178,9 +195,11 @@ static int fill(json_t *node)
             if (json_is_string(val) && json_string_value(val)[0] == '@') {
                 const char *name = json_string_value(val);
                 json_t *repl = NULL;
-                if (strcmp(name, "@FIELD@") == 0) repl = param_list(0, 0);
-                else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
-                else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
+                if (strcmp(name, "@FIELD@") == 0) repl = param_list(PARAMS_FIELD);
+                else if (strcmp(name, "@FIELD_RENDER@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER);
+                else if (strcmp(name, "@FIELD_POINT@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_POINT);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
                 else if (strcmp(name, "@KINDS@") == 0) {
                     repl = json_array();
@@ -194,11 +213,13 @@ static int fill(json_t *node)
                 } else if (strcmp(name, "@PALETTE0@") == 0) {
                     repl = json_string(render_palette_names()[0]);
                 } else if (strcmp(name, "@PARAM_SCHEMAS@") == 0) {
-                    size_t n;
-                    const noise_param *p = noise_params(&n);
+                    size_t n = params_count();
                     repl = json_object();
-                    for (size_t i = 0; i < n; i++)
-                        json_object_set_new(repl, p[i].name, param_schema(&p[i]));
+                    for (size_t i = 0; i < n; i++) {
+                        param_row r = params_row(i);
+                        if (r.routes & PARAMS_FIELD)
+                            json_object_set_new(repl, r.p.name, param_schema(&r));
+                    }
                 }
                 if (repl == NULL || json_object_set_new(node, key, repl) != 0)
                     return -1;
