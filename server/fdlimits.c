@@ -31,7 +31,7 @@ int fdlimits_derive(unsigned long long nofile, unsigned long long hard, unsigned
         l.per_address = 1;
     /* Headroom below the connection limit: one slot per thread at least, so
      * that while the guard keeps the open count at shed_above some thread
-     * of the pool is always below its share and accepts (libmicrohttpd
+     * of the pool is always below its share and accepts (the HTTP library
      * divides the limit among the threads). */
     unsigned headroom = l.connections / LIMIT_SHED_HEADROOM_DIV;
     if (headroom < threads)
