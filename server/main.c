@@ -8,12 +8,19 @@
 
 #include "config.h"
 #include "daemon_limits.h"
+#include "export.h"
 #include "http.h"
 
 static const char *env_get(const char *name) { return getenv(name); }
 
 int main(int argc, char **argv)
 {
+    /* Subcommands: pre-rendered tile sets (export.h). */
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return export_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return export_merge_main(argc - 1, argv + 1);
+
     config cfg;
     char msg[2048];
     int rc = config_parse(&cfg, argc, argv, env_get, msg, sizeof msg);
