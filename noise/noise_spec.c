@@ -169,7 +169,19 @@ int noise_format_double(double v, char *buf, size_t buf_size)
                 char plain[40];
                 int plain_len = snprintf(plain, sizeof plain, "%.*g", exp10 + 1, v);
                 int exp_len = len - 1 - (ep[2] == '0'); /* after compaction below */
-                if (plain_len > 0 && !strchr(plain, 'e') && plain_len <= exp_len && strtod(plain, NULL) == v) {
+                /* only zeros may pad: 56460374335683856 is 17 digits where
+                 * 5.646037433568386e16 needs 16 */
+                int mant_digits = 0, plain_digits = 0, plain_zeros = 0;
+                for (const char *c = tmp; c < ep; c++)
+                    mant_digits += *c >= '0' && *c <= '9';
+                for (const char *c = plain; *c; c++) {
+                    if (*c < '0' || *c > '9')
+                        continue;
+                    plain_digits++;
+                    plain_zeros = *c == '0' ? plain_zeros + 1 : 0;
+                }
+                if (plain_len > 0 && !strchr(plain, 'e') && plain_len <= exp_len &&
+                    plain_digits - plain_zeros <= mant_digits && strtod(plain, NULL) == v) {
                     memcpy(tmp, plain, (size_t)plain_len + 1);
                     len = plain_len;
                 }
