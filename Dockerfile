@@ -3,7 +3,11 @@
 # with only the shared libraries and the binary (its viewer is built in).
 #
 #   docker build -t noisetile .          (or: buildah bud --format docker -t noisetile .)
-#   docker run --rm -p 8080:8080 noisetile
+#   docker run --rm -p 8080:8080 --ulimit nofile=8192:8192 noisetile
+#
+# Open files: every connection is a descriptor. At the engine's default limit
+# (often 1024) the daemon allows fewer connections (912 with 16 threads) and
+# says so in its first line; --ulimit nofile=8192:8192 gives it all 1920.
 #
 # `make image-test` builds and checks this image with buildah, no Docker
 # engine needed (scripts/image-test.sh).

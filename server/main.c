@@ -53,6 +53,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "noisetile: %s\n", msg);
         return 1;
     }
+    /* The limits first: whoever waits for the listening line has them. */
+    char limits[256];
+    fdlimits_describe(http_limits(srv), limits, sizeof limits);
+    printf("noisetile: %s\n", limits);
     if (strchr(cfg.bind, ':') != NULL)
         printf("noisetile listening on http://[%s]:%u/\n", cfg.bind, http_port(srv));
     else
