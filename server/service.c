@@ -383,7 +383,7 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
     int rc = route_parse(rq->path, &rq->route, err, err_size);
     route_id id = rq->route.id;
     unsigned int method = route_method_bit(rq->method);
-    if (rc == ERR_UNKNOWN_KIND && (method & (ROUTE_GET | ROUTE_HEAD))) {
+    if ((rc == ERR_UNKNOWN_KIND || rc == ERR_NOT_FOUND) && (method & (ROUTE_GET | ROUTE_HEAD))) {
         /* A viewer file that happens to look like a field path. */
         char ferr[ERRORS_MSG_MAX];
         reply file = REPLY_INIT;
