@@ -220,6 +220,13 @@ static int handle_points(service *s, const service_request *rq, reply *out, char
                       out, err, err_size);
 }
 
+static int handle_stats(service *s, const service_request *rq, reply *out, char *err,
+                        size_t err_size)
+{
+    (void)s;
+    return api_stats(&rq->route, &rq->query, out, err, err_size);
+}
+
 static int handle_tilejson(service *s, const service_request *rq, reply *out, char *err,
                            size_t err_size)
 {
@@ -312,7 +319,8 @@ static const handler_fn handlers[ROUTE_COUNT] = {
 /* Routes whose handlers read the query string. */
 static int takes_query(route_id id)
 {
-    return id == ROUTE_TILE || id == ROUTE_POINT || id == ROUTE_POINTS || id == ROUTE_TILEJSON;
+    return id == ROUTE_TILE || id == ROUTE_POINT || id == ROUTE_POINTS || id == ROUTE_STATS ||
+           id == ROUTE_TILEJSON;
 }
 
 static int options_reply(route_id id, reply *out)
