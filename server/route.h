@@ -54,7 +54,8 @@ typedef struct {
  * none of these shapes. */
 #define ROUTE_FIELD_FORMS                                                               \
     "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png, "                \
-    "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json"
+    "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
+    "/{kind}/{seed}/stats"
 
 /* Parses path (the raw, still percent-encoded path of the request, without
  * the query string); each segment is percent-decoded as the query is

@@ -11,7 +11,7 @@ test('a field URL of no known shape: 404 naming the URL forms', async () => {
   for (const p of ['/perlin/7/3/1/1', '/perlin/7', '/simplex/1/points.json', '/value/0/0/0/0.jpg']) {
     const r = await get(`${d.url}${p}`);
     assert.equal(r.status, 404, p);
-    assert.match(r.json.error.message, /^no route .*: the URLs of a field are \/\{kind\}\/\{seed\}\/\{z\}\/\{x\}\/\{y\}\.png, .*\/\{kind\}\/\{seed\}\/tile\.json$/, p);
+    assert.match(r.json.error.message, /^no route .*: the URLs of a field are \/\{kind\}\/\{seed\}\/\{z\}\/\{x\}\/\{y\}\.png, .*\/\{kind\}\/\{seed\}\/stats$/, p);
   }
 });
 
