@@ -118,6 +118,13 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     rc = batch_parse(body, body_len, LIMIT_MAX_POINTS, &b, err, err_size);
     if (rc != 0)
         return rc;
+    if (b.dims == 3 && qr.spec.has_t) {
+        batch_free(&b);
+        snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
+                                "of each point; send [x, y] points with t, or [x, y, t] points "
+                                "without it");
+        return ERR_BAD_REQUEST;
+    }
     size_t n = b.n;
     int g = (b.dims == 3 || qr.spec.has_t) ? 3 : 2;
     double *values = failalloc_malloc((n ? n : 1) * sizeof *values);

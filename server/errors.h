@@ -24,7 +24,9 @@
     XX(PNG, -110, 500, "PNG encoding failed")                                             \
     XX(INVALID, -111, 500, "invalid argument")                                            \
     XX(INTERNAL, -112, 500, "internal error")                                             \
-    XX(TOO_COSTLY, -113, 422, "request too costly")
+    XX(EXPECTATION, -113, 417, "expectation not supported")                               \
+    XX(NOT_IMPLEMENTED, -114, 501, "not implemented")                                     \
+    XX(TOO_COSTLY, -115, 422, "request too costly")
 
 enum {
 #define ERRORS_ENUM(name, code, status, text) ERR_##name = (code),
