@@ -163,13 +163,49 @@ static void stream_done(void *cls)
     free(st);
 }
 
+static void add_headers(struct MHD_Response *resp, const reply *rp);
+
+static void destroy_response(void *resp) { MHD_destroy_response(resp); }
+
+/* A cache entry's response, built once and attached to the entry: every
+ * later hit queues the same response (headers and all) instead of making
+ * one and adding its headers per request (tile.c fills the same reply for
+ * an entry every time). NULL out of memory. */
+static struct MHD_Response *entry_response(reply *rp)
+{
+    struct MHD_Response *resp = cache_entry_attached(rp->entry);
+    if (resp != NULL)
+        return resp;
+    resp = MHD_create_response_from_buffer((size_t)rp->size, (void *)rp->body,
+                                           MHD_RESPMEM_PERSISTENT);
+    if (resp == NULL)
+        return NULL;
+    add_headers(resp, rp);
+    struct MHD_Response *first = cache_entry_attach(rp->entry, resp, destroy_response);
+    if (first != resp)
+        MHD_destroy_response(resp); /* another thread attached one first */
+    return first;
+}
+
 /* A response for rp, its headers added; what rp held passes to the
- * response (or to rq->held). NULL out of memory (rp then still holds it). */
-static struct MHD_Response *make_response(request *rq, reply *rp)
+ * response (or to rq->held). *shared is set to 1 for a response that
+ * outlives this request (not to be destroyed by it). NULL out of memory
+ * (rp then still holds it). */
+static struct MHD_Response *make_response(request *rq, reply *rp, int *shared)
 {
     struct MHD_Response *resp = NULL;
+    *shared = 0;
     if (failalloc_fail_here())
         return NULL;
+    if (rp->body_kind == REPLY_ENTRY && !rp->close) {
+        resp = entry_response(rp);
+        if (resp != NULL) {
+            *shared = 1;
+            rq->held = rp->entry; /* the bytes stay until the response is done */
+            rp->entry = NULL;
+        }
+        return resp;
+    }
     switch (rp->body_kind) {
     case REPLY_EMPTY:
         resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
@@ -214,6 +250,12 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
     }
     if (resp == NULL)
         return NULL;
+    add_headers(resp, rp);
+    return resp;
+}
+
+static void add_headers(struct MHD_Response *resp, const reply *rp)
+{
     if (rp->content_type != NULL)
         MHD_add_response_header(resp, "Content-Type", rp->content_type);
     if (rp->cache_control != NULL)
@@ -236,7 +278,6 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
     if (rp->close)
         MHD_add_response_header(resp, "Connection", "close");
-    return resp;
 }
 
 /* Queues the reply in rq->rp and releases what it still holds. The seam a
@@ -245,10 +286,10 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
 static enum MHD_Result send_reply(http_server *s, struct MHD_Connection *conn, request *rq)
 {
     reply *rp = &rq->rp;
-    struct MHD_Response *resp = make_response(rq, rp);
+    int shared;
+    struct MHD_Response *resp = make_response(rq, rp, &shared);
     unsigned int status = rp->status;
     uint64_t size = rp->size;
-    int shared = 0;
     if (resp == NULL) {
         resp = s->fallback_503;
         shared = 1;
