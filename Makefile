@@ -313,6 +313,12 @@ valgrind: deps-test
 image-test:
 	scripts/image-test.sh
 
+# make run and make test as a new user meets them: a clean Debian 12
+# container (buildah, the base image-test makes), a copy of HEAD, root, the
+# container's default limits (scripts/fresh-test.sh). Needs root and minutes.
+fresh-test:
+	scripts/fresh-test.sh
+
 clean:
 	rm -rf $(BUILD)
 
