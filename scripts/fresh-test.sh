@@ -65,11 +65,17 @@ say "1. plain make names the command that installs what is missing"
 t0=$(date +%s)
 crun 'make deps' >"$src/deps.log" 2>&1 || { tail -n 30 "$src/deps.log" >&2; die "make deps failed"; }
 asked=$(sed -n 's/^deps.sh: installing Debian packages://p' "$src/deps.log")
-say "2. make run installs:$asked (and npm: $(crun 'ls node_modules | tr "\n" " "'))"
-for p in chromium clang valgrind libclang-rt-14-dev python3-numpy gdal-bin; do
-  ! crun "dpkg-query -W -f='\${Status}' $p 2>/dev/null | grep -q 'install ok installed'" || die "make run installed the test tool $p"
+npm_pkgs=$(crun 'cd node_modules && for f in */package.json @*/*/package.json; do [ -e "$f" ] && dirname "$f"; done | tr "\n" " "')
+say "2. make run installs:$asked; npm: $npm_pkgs"
+# Nothing of the test level: its Debian packages and npm devDependencies.
+installed=$(crun 'dpkg-query -W -f="\${Package} \${Status}\n" 2>/dev/null | sed -n "s/ install ok installed\$//p"')
+for p in $(scripts/deps.sh --list test); do
+  case $p in
+    npm:*) case " $npm_pkgs " in *" ${p#npm:} "*) grep -q "\"${p#npm:}\"" <(sed -n '/"devDependencies"/,/}/p' package.json) && die "make run installed the npm test package ${p#npm:}" ;; esac ;;
+    *) grep -qx "$p" <<<"$installed" || continue
+       scripts/deps.sh --list build | grep -qx "$p" || die "make run installed the test tool $p" ;;
+  esac
 done
-crun 'test ! -e node_modules/playwright-core && test ! -e node_modules/pngjs' || die "make run installed npm test packages"
 buildah run "${ISO[@]}" --workingdir /src --env NOISETILE_PORT=0 "$ctr" -- make run >"$src/run.out" 2>"$src/run.err" &
 daemon=$!
 url=""
