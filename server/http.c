@@ -403,13 +403,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rc != 0) {
             /* Queued now, before any body is read: libmicrohttpd closes the
              * connection after it, so nothing after the ambiguous body is
-             * read as a request (FIELD-NOTES.md). */
+             * read as a request (docs/architecture.md, "libmicrohttpd"). */
             connguard_request_received(conn);
             return send_error(s, conn, rq, rc, msg, 1);
         }
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
-         * (FIELD-NOTES.md). Only a body announced beyond what we would even
+         * (docs/architecture.md, "libmicrohttpd"). Only a body announced beyond what we would even
          * read is refused now (libmicrohttpd 0.9.75 takes a response only
          * before or after the body, not in the middle). */
         if (announced > LIMIT_BODY_DISCARD_BYTES) {
