@@ -14,6 +14,7 @@
 #include "openapi.h"
 #include "params.h"
 #include "render.h"
+#include "stats.h"
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
@@ -166,6 +167,13 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
             goto done;
         }
     }
+    if (dims == 3 && qr.spec.has_t) {
+        snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
+                                "of each point; send [x, y] points with t, or [x, y, t] points "
+                                "without it");
+        rc = ERR_BAD_REQUEST;
+        goto done;
+    }
     pts = failalloc_malloc((n ? n : 1) * 3 * sizeof *pts);
     values = failalloc_malloc((n ? n : 1) * sizeof *values);
     grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
@@ -218,6 +226,38 @@ done:
     free(grads);
     json_decref(doc);
     return rc;
+}
+
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    stats_summary *s = failalloc_malloc(sizeof *s);
+    if (s == NULL)
+        return ERR_NOMEM;
+    if (stats_field(&qr.spec, qr.window.x, qr.window.y, qr.window.step, qr.window.width,
+                    qr.window.height, qr.bins, NULL, NULL, s) != 0) {
+        free(s);
+        return ERR_NOMEM;
+    }
+    json_t *counts = json_array();
+    for (int k = 0; counts != NULL && k < s->n_bins; k++)
+        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
+            json_decref(counts);
+            counts = NULL;
+        }
+    double n = (double)s->count;
+    json_t *doc = json_pack(
+        "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",
+        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+        "window", "x", qr.window.x, "y", qr.window.y, "step", qr.window.step, "width", qr.window.width,
+        "height", qr.window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
+        "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
+        "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
+    free(s);
+    return json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
@@ -333,14 +373,16 @@ json_t *api_kinds_document(void)
         json_array_append_new(palettes, json_string(pal[i]));
     json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
     json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
+    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
+    json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
     json_object_set_new(doc, "limits", json_pack(
-        "{s:i,s:i,s:i,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
+        "{s:i,s:i,s:i,s:I,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
         "max_query_params", LIMIT_QUERY_PARAMS, "seed_max", (json_int_t)UINT32_MAX,
-        "tile_index_max", (json_int_t)INT32_MAX));
+        "tile_index_max", (json_int_t)INT32_MAX, "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES));
     return doc;
 fail:
     json_decref(doc);

@@ -16,7 +16,9 @@
 enum {
     PARAMS_RENDER = 1, /* PNG tiles and tile.json: how the field is drawn */
     PARAMS_POINT = 2,  /* GET /{kind}/{seed}/point */
-    PARAMS_FIELD = 4   /* every route of a field (tile, point, points, tile.json) */
+    PARAMS_FIELD = 4,  /* every route of a field (tile, point, points, tile.json) */
+    PARAMS_WINDOW = 8, /* a window of samples: GET /{kind}/{seed}/stats (and grids) */
+    PARAMS_STATS = 16  /* GET /{kind}/{seed}/stats */
 };
 
 /* The daemon's own parameters, by index into the value arrays of
@@ -27,6 +29,10 @@ typedef enum {
     PARAM_ZERO,
     PARAM_X,
     PARAM_Y,
+    PARAM_STEP,
+    PARAM_WIDTH,
+    PARAM_HEIGHT,
+    PARAM_BINS,
     PARAM_COUNT
 } param_id;
 

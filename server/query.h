@@ -20,7 +20,16 @@ typedef struct {
 } query_args;
 
 /* Which parameters besides the field's an endpoint takes (params.h). */
-enum { QUERY_RENDER = PARAMS_RENDER, QUERY_POINT = PARAMS_POINT };
+enum {
+    QUERY_RENDER = PARAMS_RENDER, /* palette, shade, zero */
+    QUERY_POINT = PARAMS_POINT,   /* x, y */
+    QUERY_WINDOW = PARAMS_WINDOW, /* x, y, step, width, height: a window of samples */
+    QUERY_BINS = PARAMS_STATS     /* bins (/stats) */
+};
+
+/* Samples in one window at most (width and height each have their row's
+ * range, 1..8193): 4097 x 4097, Unity's largest heightmap. */
+#define QUERY_WINDOW_MAX_SAMPLES 16785409LL
 
 /* Percent-decodes s in place the way the query and the path of a request
  * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
@@ -54,15 +63,21 @@ typedef struct {
     int given[PARAM_COUNT];    /* 1: sent in the query */
     render_opts render;        /* with QUERY_RENDER, from value[] */
     double x, y;               /* with QUERY_POINT, from value[] */
+    struct {                   /* with QUERY_WINDOW: sample (i, j) at (x + i*step, y + j*step) */
+        double x, y, step;
+        int width, height;
+    } window;
+    int bins;                  /* with QUERY_BINS */
 } query_result;
 
 /* Splits args by the parameter table (params.h) for an endpoint that takes
- * the field's parameters and those of flags (QUERY_RENDER, QUERY_POINT),
- * checks the daemon's own against their rows, and hands the field's to
- * noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
- * ERR_BAD_REQUEST with a message naming the parameter: unknown for this
- * endpoint (listing what it takes), given twice, missing (x, y), out of
- * range, not a number. */
+ * the field's parameters and those of flags (QUERY_RENDER, QUERY_POINT,
+ * QUERY_WINDOW, QUERY_BINS), checks the daemon's own against their rows,
+ * and hands the field's to noise_spec_parse for (kind, seed). Returns 0 and
+ * fills *out; or ERR_BAD_REQUEST with a message naming the parameter:
+ * unknown for this endpoint (listing what it takes), given twice, missing
+ * (x, y; step, width, height), out of range, not a number; or
+ * ERR_TOO_LARGE for a window of more than QUERY_WINDOW_MAX_SAMPLES. */
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 

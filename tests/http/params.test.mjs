@@ -51,7 +51,8 @@ test('start', async () => {
   assert.ok(kinds && openapi);
 });
 
-for (const [section, title] of [['parameters', 'Field parameters'], ['render', 'Tile parameters'], ['point', 'Point parameters']]) {
+for (const [section, title] of [['parameters', 'Field parameters'], ['render', 'Tile parameters'], ['point', 'Point parameters'],
+  ['window', 'Window parameters'], ['stats', 'Statistics parameters']]) {
   test(`README "${title}" and /api/kinds "${section}" list the same rows`, () => {
     const table = kinds[section];
     const readme = readmeTable(title);
@@ -75,7 +76,7 @@ test('/api/kinds: defaulted parameters are optional, x and y are not; kinds say 
 });
 
 test('OpenAPI parameters are the table: names, descriptions, ranges, defaults, required', () => {
-  const ops = { getTile: ['parameters', 'render'], getPoint: ['parameters', 'point'], postPoints: ['parameters'], getTileJSON: ['parameters', 'render'] };
+  const ops = { getTile: ['parameters', 'render'], getPoint: ['parameters', 'point'], postPoints: ['parameters'], getTileJSON: ['parameters', 'render'], getStats: ['parameters', 'window', 'stats'] };
   const byId = {};
   for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op && op.operationId) byId[op.operationId] = op;
   for (const [id, sections] of Object.entries(ops)) {
