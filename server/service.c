@@ -143,10 +143,6 @@ static int first_element(const char *v, char *buf, size_t buf_size)
     return 0;
 }
 
-/* The headers a derived base URL depends on: what a shared cache must key
- * a document on. */
-#define BASE_URL_VARY "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
-
 /* "scheme://authority[/prefix]" for links: --public-url when set; else the
  * scheme and host of Forwarded, else X-Forwarded-Proto / X-Forwarded-Host,
  * else http and Host, else the address the daemon listens on. Sets *vary
@@ -235,7 +231,7 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     base_url(s, rq, base, sizeof base, &vary);
     int rc = api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
     if (rc == 0 && vary)
-        out->vary = BASE_URL_VARY;
+        out->vary |= REPLY_VARY_BASE_URL;
     return rc;
 }
 
