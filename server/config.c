@@ -34,7 +34,10 @@ const char *config_usage(void)
            "\n"
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
            "NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL; flags override\n"
-           "the environment. SIGHUP is ignored (the access log goes to standard error).\n";
+           "the environment. SIGHUP is ignored (the access log goes to standard error).\n"
+           "\n"
+           "noisetile export ... renders a field's tiles into MBTiles, PMTiles or a\n"
+           "directory; noisetile merge ... joins shard exports (--help for each).\n";
 }
 
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
