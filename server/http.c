@@ -495,6 +495,7 @@ typedef struct {
     int differing;            /* two Content-Length values differ */
     int bad_transfer_encoding;/* anything but one "chunked" */
     int bad_byte;             /* a bare CR, LF or NUL inside a field value */
+    int n_host;               /* Host fields */
     const char *expect;       /* the Expect value, NULL if absent */
     unsigned long long content_length;
     const char *prev_value;   /* the previous field's value (NUL check) */
@@ -538,6 +539,8 @@ static enum MHD_Result framing_header(void *cls, enum MHD_ValueKind kind, const 
         f->n_content_length++;
     } else if (strcasecmp(key, "Expect") == 0) {
         f->expect = value;
+    } else if (strcasecmp(key, "Host") == 0) {
+        f->n_host++;
     }
     return MHD_YES;
 }
@@ -560,6 +563,11 @@ static int check_framing(struct MHD_Connection *conn, const char *version, char 
     if (f.bad_byte) {
         snprintf(msg, msg_size, "a header field holds a NUL byte, a bare CR or a bare LF "
                                 "(RFC 9110 section 5.5)");
+        return ERR_FRAMING;
+    }
+    if (f.n_host > 1 || (f.n_host == 0 && strcmp(version, "HTTP/1.1") == 0)) {
+        snprintf(msg, msg_size, "an HTTP/1.1 request needs exactly one Host header "
+                                "(RFC 9112 section 3.2), got %d", f.n_host);
         return ERR_FRAMING;
     }
     if (f.n_content_length > 0 && f.n_transfer_encoding > 0) {
