@@ -575,9 +575,9 @@ static void job_run(pool_job *job, pool_outcome outcome)
 }
 
 /* Hands an evaluating request to the pool: suspend first, then submit, so
- * the worker's resume always follows the suspend (FIELD-NOTES.md). A
- * request the pool refuses (over its bound, shutting down) is answered 503
- * with Retry-After at once, through the same resume. */
+ * the worker's resume always follows the suspend (docs/architecture.md, "The
+ * HTTP library"). A request the pool refuses (over its bound, shutting down)
+ * is answered 503 with Retry-After at once, through the same resume. */
 static enum MHD_Result submit_job(http_server *s, struct MHD_Connection *conn, request *rq,
                                   uint64_t cost)
 {
