@@ -10,6 +10,11 @@
  * work (one band: noise, encoding, compression) and may run on any thread;
  * grid_job_pending()/grid_job_consume() hand the bytes to the connection.
  * One thread at a time per job.
+ *
+ * A picture (grid.png without an encoding) shows each sample in the colour
+ * an RGB tile of the same options gives it (render_color_row); its zero line
+ * looks at the sample to the right and below, computed one column and one
+ * row beyond the window as tiles do.
  */
 #ifndef GRID_H
 #define GRID_H
@@ -19,6 +24,7 @@
 
 #include "heights.h"
 #include "noise.h"
+#include "render.h"
 
 /* Window limits (for /api/kinds, OpenAPI and validation). */
 #define GRID_MAX_SIDE 8193             /* width and height each */
@@ -32,7 +38,10 @@ typedef struct {
     noise_spec spec;
     double x, y, step;  /* finite; step > 0 */
     int width, height;  /* 1..GRID_MAX_SIDE, product <= GRID_MAX_SAMPLES */
-    heights_opts enc;
+    heights_opts enc;   /* the numbers' encoding, unless picture */
+    int picture;        /* 1: an 8-bit RGB PNG picture with render's colours
+                           (palette, shade, zero line) instead of numbers */
+    render_opts render; /* picture only */
     int gzip;           /* 1: gzip the body (.npy and .r16 only) */
 } grid_request;
 
