@@ -1,0 +1,234 @@
+/* heightsreq.c: numeric tile and grid queries -> grid_request, canonical
+ * text (see heightsreq.h). */
+#include "heightsreq.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+
+enum { P_X, P_Y, P_STEP, P_WIDTH, P_HEIGHT, P_GRADIENT, P_ENCODING, P_SCALE, P_OFFSET, P_COUNT };
+static const char *const pnames[P_COUNT] = {"x",        "y",        "step",         "width",
+                                            "height",   "gradient", "encoding",     "height_scale",
+                                            "height_offset"};
+
+const char *heightsreq_ext_name(heightsreq_ext ext)
+{
+    return ext == HEIGHTSREQ_NPY ? "npy" : ext == HEIGHTSREQ_R16 ? "r16" : "png";
+}
+
+int heightsreq_is_numeric_tile(heightsreq_ext ext, const query_args *q)
+{
+    if (ext != HEIGHTSREQ_PNG)
+        return 1;
+    for (size_t i = 0; i < q->n; i++)
+        if (strcmp(q->names[i], "encoding") == 0)
+            return 1;
+    return 0;
+}
+
+/* Echoes a client value into a message: printable, at most 40 bytes. */
+static const char *shown(const char *v, char *buf, size_t buf_size)
+{
+    size_t n = 0, i = 0;
+    for (; v[i] != '\0' && n + 4 < buf_size && i < 40; i++)
+        buf[n++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
+    if (v[i] != '\0') {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
+static int bad(char *err, size_t err_size, const char *what, const char *range, const char *v)
+{
+    char b[64];
+    snprintf(err, err_size, "%s must be %s, got '%s'", what, range, shown(v, b, sizeof b));
+    return ERR_BAD_REQUEST;
+}
+
+/* A side of the window: an integer (written "8" or "8.0") in 1..GRID_MAX_SIDE;
+ * beyond the limit is 413. */
+static int parse_side(const char *name, const char *v, int *out, char *err, size_t err_size)
+{
+    char range[64], b[64];
+    snprintf(range, sizeof range, "an integer in 1..%d", GRID_MAX_SIDE);
+    double d;
+    if (query_parse_number(v, &d) != 0 || d != floor(d) || d < 1)
+        return bad(err, err_size, name, range, v);
+    if (d > GRID_MAX_SIDE) {
+        snprintf(err, err_size,
+                 "%s must be %s (ask for a larger window in several grids), got '%s'", name,
+                 range, shown(v, b, sizeof b));
+        return ERR_TOO_LARGE;
+    }
+    *out = (int)d;
+    return 0;
+}
+
+int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is_grid,
+                     heightsreq_ext ext, grid_request *out, char *err, size_t err_size)
+{
+    const char *mine[P_COUNT] = {NULL};
+    query_args rest;
+    memset(&rest, 0, sizeof rest);
+
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < q->n; i++) {
+        const char *name = q->names[i];
+        int p = 0;
+        while (p < P_COUNT && strcmp(name, pnames[p]) != 0)
+            p++;
+        if (p <= P_HEIGHT && !is_grid)
+            p = P_COUNT; /* tiles have their window: the field parser refuses x */
+        if (p == P_COUNT) {
+            rest.names[rest.n] = name;
+            rest.values[rest.n] = q->values[i];
+            rest.n++;
+            continue;
+        }
+        if (mine[p] != NULL) {
+            snprintf(err, err_size, "parameter '%s' given twice", name);
+            return ERR_BAD_REQUEST;
+        }
+        mine[p] = q->values[i];
+        if (p == P_GRADIENT && ext != HEIGHTSREQ_NPY) {
+            snprintf(err, err_size,
+                     "gradient applies only to .npy (value, d/dx, d/dy per sample), not .%s",
+                     heightsreq_ext_name(ext));
+            return ERR_BAD_REQUEST;
+        }
+        if (p == P_ENCODING && ext != HEIGHTSREQ_PNG) {
+            snprintf(err, err_size,
+                     "encoding applies only to .png (gray16, terrarium, mapbox), not .%s",
+                     heightsreq_ext_name(ext));
+            return ERR_BAD_REQUEST;
+        }
+    }
+
+    /* the form: .npy, .r16, a PNG encoding, or (grid.png only) a picture */
+    out->enc.height_scale = HEIGHTS_DEFAULT_SCALE;
+    out->enc.height_offset = 0.0;
+    if (ext == HEIGHTSREQ_NPY) {
+        out->enc.format = HEIGHTS_NPY;
+    } else if (ext == HEIGHTSREQ_R16) {
+        out->enc.format = HEIGHTS_R16;
+    } else if (mine[P_ENCODING] != NULL) {
+        if (heights_encoding_from_name(mine[P_ENCODING], &out->enc.format) != 0)
+            return bad(err, err_size, "encoding", "one of gray16, terrarium, mapbox",
+                       mine[P_ENCODING]);
+        for (size_t i = 0; i < rest.n; i++)
+            if (strcmp(rest.names[i], "palette") == 0 || strcmp(rest.names[i], "shade") == 0 ||
+                strcmp(rest.names[i], "zero") == 0) {
+                snprintf(err, err_size,
+                         "encoding=%s excludes %s (an encoding carries numbers, not colours, "
+                         "shading or a zero line): drop one of them",
+                         heights_format_name(out->enc.format), rest.names[i]);
+                return ERR_BAD_REQUEST;
+            }
+    } else {
+        out->picture = 1; /* grid.png without an encoding (tiles never get here) */
+    }
+    int heights_in_metres = mine[P_ENCODING] != NULL && out->enc.format != HEIGHTS_GRAY16;
+    for (int p = P_SCALE; p <= P_OFFSET; p++)
+        if (mine[p] != NULL && !heights_in_metres) {
+            snprintf(err, err_size,
+                     "%s applies only with encoding=terrarium or encoding=mapbox (heights in "
+                     "metres)", pnames[p]);
+            return ERR_BAD_REQUEST;
+        }
+    if (mine[P_SCALE] != NULL &&
+        (query_parse_number(mine[P_SCALE], &out->enc.height_scale) != 0 ||
+         !(out->enc.height_scale > 0) || out->enc.height_scale > HEIGHTS_MAX_SCALE))
+        return bad(err, err_size, "height_scale", "a number in (0, 1e6] (metres per unit of value)",
+                   mine[P_SCALE]);
+    if (mine[P_OFFSET] != NULL &&
+        (query_parse_number(mine[P_OFFSET], &out->enc.height_offset) != 0 ||
+         fabs(out->enc.height_offset) > HEIGHTS_MAX_OFFSET))
+        return bad(err, err_size, "height_offset", "a number in [-1e6, 1e6] (metres at value 0)",
+                   mine[P_OFFSET]);
+    if (mine[P_GRADIENT] != NULL) {
+        const char *v = mine[P_GRADIENT];
+        if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
+            out->enc.gradient = 1;
+        else if (strcmp(v, "0") != 0 && strcmp(v, "false") != 0)
+            return bad(err, err_size, "gradient", "0 or 1", v);
+    }
+
+    if (is_grid) {
+        for (int p = P_X; p <= P_HEIGHT; p++)
+            if (mine[p] == NULL) {
+                snprintf(err, err_size, "missing parameter '%s' (%s)", pnames[p],
+                         p <= P_Y ? "a finite decimal number"
+                         : p == P_STEP ? "a number in (0, 1e6]"
+                                       : "an integer in 1..8193");
+                return ERR_BAD_REQUEST;
+            }
+        if (query_parse_number(mine[P_X], &out->x) != 0)
+            return bad(err, err_size, "x", "a finite decimal number", mine[P_X]);
+        if (query_parse_number(mine[P_Y], &out->y) != 0)
+            return bad(err, err_size, "y", "a finite decimal number", mine[P_Y]);
+        if (query_parse_number(mine[P_STEP], &out->step) != 0 || !(out->step > 0) ||
+            out->step > GRID_MAX_STEP)
+            return bad(err, err_size, "step", "a number in (0, 1e6] (plane units between samples)",
+                       mine[P_STEP]);
+        int rc = parse_side("width", mine[P_WIDTH], &out->width, err, err_size);
+        if (rc == 0)
+            rc = parse_side("height", mine[P_HEIGHT], &out->height, err, err_size);
+        if (rc != 0)
+            return rc;
+        long long samples = (long long)out->width * out->height;
+        if (samples > GRID_MAX_SAMPLES) {
+            snprintf(err, err_size,
+                     "width * height must be at most %lld (4097 x 4097), got %d x %d = %lld "
+                     "(ask for a larger window in several grids)",
+                     GRID_MAX_SAMPLES, out->width, out->height, samples);
+            return ERR_TOO_LARGE;
+        }
+    }
+
+    query_result qr;
+    int rc = query_parse(&rest, kind, seed, out->picture ? QUERY_RENDER : 0, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    out->spec = qr.spec;
+    out->render = qr.render;
+    return 0;
+}
+
+int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t buf_size)
+{
+    char field[512], window[160] = "", form[128];
+    if (noise_spec_canonical(&r->spec, field, sizeof field) < 0)
+        return -1;
+    if (is_grid) {
+        char x[32], y[32], step[32];
+        noise_format_double(r->x + 0.0, x, sizeof x); /* -0 is 0 */
+        noise_format_double(r->y + 0.0, y, sizeof y);
+        noise_format_double(r->step, step, sizeof step);
+        snprintf(window, sizeof window, "&x=%s&y=%s&step=%s&width=%d&height=%d", x, y, step,
+                 r->width, r->height);
+    }
+    if (r->picture) {
+        char rend[96];
+        if (query_render_canonical(&r->render, rend, sizeof rend) < 0)
+            return -1;
+        snprintf(form, sizeof form, "&%s", rend);
+    } else if (r->enc.format == HEIGHTS_NPY) {
+        snprintf(form, sizeof form, "&gradient=%d", r->enc.gradient ? 1 : 0);
+    } else if (r->enc.format == HEIGHTS_R16) {
+        form[0] = '\0';
+    } else if (r->enc.format == HEIGHTS_GRAY16) {
+        snprintf(form, sizeof form, "&encoding=gray16");
+    } else {
+        char scale[32], offset[32];
+        noise_format_double(r->enc.height_scale, scale, sizeof scale);
+        noise_format_double(r->enc.height_offset + 0.0, offset, sizeof offset);
+        snprintf(form, sizeof form, "&encoding=%s&height_scale=%s&height_offset=%s",
+                 heights_format_name(r->enc.format), scale, offset);
+    }
+    int n = snprintf(buf, buf_size, "%s%s%s", field, window, form);
+    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
