@@ -100,7 +100,7 @@ bench-noise: deps-bench
 	$(BUILD)/bench/bench_noise
 
 # A grid's encodings against the bare noise_eval_grid fill of its window.
-GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o failalloc.o)
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o render.o pngenc.o fastz.o failalloc.o)
 $(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
