@@ -210,9 +210,9 @@ int grid_job_compute_band(grid_job *job)
                 goto broken;
         } else if (is_png(r)) {
             job->png = pngstream_create(r->width, r->height,
-                                        !r->picture && r->enc.format == HEIGHTS_GRAY16
-                                            ? PNGSTREAM_GRAY16
-                                            : PNGSTREAM_RGB8,
+                                        r->picture ? PNGSTREAM_PICTURE
+                                        : r->enc.format == HEIGHTS_GRAY16 ? PNGSTREAM_GRAY16
+                                                                          : PNGSTREAM_RGB8,
                                         &job->out);
             if (job->png == NULL)
                 goto broken;
