@@ -4,7 +4,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +13,6 @@
 #include "failalloc.h"
 #include "openapi.h"
 #include "render.h"
-
-static struct MHD_Response *kinds_resp, *healthz_resp, *openapi_resp;
-static size_t kinds_size, healthz_size, openapi_size;
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
@@ -76,22 +72,18 @@ static json_t *params_object(const noise_spec *spec)
     return obj;
 }
 
-static int json_reply(json_t *doc, const char *cache_control, http_reply *out)
+/* Fills out with doc (which it takes) as a 200 JSON reply. */
+static int json_reply(json_t *doc, const char *cache_control, reply *out)
 {
-    if (doc == NULL)
-        return ERR_OVERLOADED;
-    out->resp = http_response_json(doc, cache_control, &out->size);
+    int rc = reply_json(out, 200, doc, cache_control);
     json_decref(doc);
-    if (out->resp == NULL)
-        return ERR_OVERLOADED;
-    out->status = 200;
-    return 0;
+    return rc;
 }
 
 /* Deterministic answers (same request, same bytes for this version). */
 #define API_CACHE_CONTROL "public, max-age=86400"
 
-int api_point(const route *r, const query_args *q, http_reply *out, char *err, size_t err_size)
+int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
@@ -117,7 +109,7 @@ static int bad_json(char *err, size_t err_size, const char *fmt, size_t index, c
 }
 
 int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
-               http_reply *out, char *err, size_t err_size)
+               reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
@@ -132,7 +124,7 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
      * failures on this thread tells those apart. */
     if (doc == NULL && (json_error_code(&jerr) == json_error_out_of_memory ||
                         jerr.text[0] == '\0' || failalloc_thread_failures() != nomem))
-        return ERR_OVERLOADED;
+        return ERR_NOMEM;
     if (doc == NULL) {
         snprintf(err, err_size, "request body is not valid JSON: %s at line %d column %d",
                  jerr.text, jerr.line, jerr.column);
@@ -177,7 +169,7 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     values = failalloc_malloc((n ? n : 1) * sizeof *values);
     grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
     if (pts == NULL || values == NULL || grads == NULL) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
@@ -207,12 +199,12 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     json_t *jg = json_array();
     res = json_pack("{s:o,s:o}", "values", real_array(values, n), "gradients", jg);
     if (res == NULL) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
         if (json_array_append_new(jg, real_array(grads + i * (size_t)g, (size_t)g)) != 0) {
-            rc = ERR_OVERLOADED;
+            rc = ERR_NOMEM;
             goto done;
         }
     }
@@ -227,7 +219,7 @@ done:
     return rc;
 }
 
-int api_tilejson(const route *r, const query_args *q, const char *base_url, http_reply *out,
+int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
                  char *err, size_t err_size)
 {
     query_result qr;
@@ -344,47 +336,3 @@ fail:
     return NULL;
 }
 
-/* A response built once at startup and queued for every request. */
-static struct MHD_Response *shared_json(json_t *doc, const char *cache_control, size_t *size)
-{
-    if (doc == NULL)
-        return NULL;
-    uint64_t n = 0;
-    struct MHD_Response *r = http_response_json(doc, cache_control, &n);
-    json_decref(doc);
-    *size = (size_t)n;
-    return r;
-}
-
-int api_init(void)
-{
-    kinds_resp = shared_json(api_kinds_document(), "no-cache", &kinds_size);
-    healthz_resp = shared_json(json_pack("{s:s}", "status", "ok"), "no-store", &healthz_size);
-    openapi_resp = shared_json(openapi_document(), "no-cache", &openapi_size);
-    if (kinds_resp == NULL || healthz_resp == NULL || openapi_resp == NULL) {
-        api_cleanup();
-        return -1;
-    }
-    return 0;
-}
-
-void api_cleanup(void)
-{
-    if (kinds_resp) MHD_destroy_response(kinds_resp);
-    if (healthz_resp) MHD_destroy_response(healthz_resp);
-    if (openapi_resp) MHD_destroy_response(openapi_resp);
-    kinds_resp = healthz_resp = openapi_resp = NULL;
-}
-
-static int shared_reply(struct MHD_Response *r, size_t size, http_reply *out)
-{
-    out->resp = r;
-    out->status = 200;
-    out->shared = 1;
-    out->size = size;
-    return 0;
-}
-
-int api_kinds(http_reply *out) { return shared_reply(kinds_resp, kinds_size, out); }
-int api_healthz(http_reply *out) { return shared_reply(healthz_resp, healthz_size, out); }
-int api_openapi(http_reply *out) { return shared_reply(openapi_resp, openapi_size, out); }

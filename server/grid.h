@@ -71,7 +71,7 @@ size_t grid_job_pending(const grid_job *job, const unsigned char **data);
 void grid_job_consume(grid_job *job, size_t n);
 
 /* Copies up to max bytes of the body into buf, computing bands as needed
- * (the whole job on the calling thread, for libmicrohttpd's content reader
+ * (the whole job on the calling thread, for the connection layer's content reader
  * when no worker is used). Returns the bytes copied, 0 at the end of the
  * body, -1 out of memory. */
 long grid_job_read(grid_job *job, unsigned char *buf, size_t max);

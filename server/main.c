@@ -1,5 +1,5 @@
-/* main.c: the noisetile daemon: settings, start, the listening line, and a
- * graceful stop on SIGINT/SIGTERM. */
+/* main.c: the noisetile daemon: settings, start, the listening line, a
+ * graceful stop on SIGINT/SIGTERM, and SIGHUP for the access log. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,16 +26,21 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* Block the stop signals before any thread starts, so every worker
-     * inherits the mask and only sigwait() below receives them. SIGPIPE is
-     * ignored: a client closing mid-response is not a reason to die. */
+    /* Block the stop signals and SIGHUP before any thread starts, so every
+     * worker inherits the mask and only sigwait() below receives them.
+     * SIGPIPE is ignored: a client closing mid-response is not a reason to
+     * die. SIGHUP (log rotation's signal) reopens the access log, which is
+     * standard error today: so it changes nothing, and never stops the
+     * daemon. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    http_global_init();
     http_server *srv = http_start(&cfg, msg, sizeof msg);
     if (srv == NULL) {
         fprintf(stderr, "noisetile: %s\n", msg);
@@ -48,10 +53,12 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     int sig = 0;
-    sigwait(&stop, &sig);
+    while (sigwait(&stop, &sig) == 0 && sig == SIGHUP)
+        http_reopen_log(srv);
     fprintf(stderr, "noisetile: %s, finishing requests in flight\n",
             sig == SIGINT ? "SIGINT" : "SIGTERM");
     http_stop(srv, LIMIT_DRAIN_MS);
+    http_global_shutdown();
     fprintf(stderr, "noisetile: stopped\n");
     return 0;
 }

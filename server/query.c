@@ -2,7 +2,6 @@
 #include "query.h"
 
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,20 +62,61 @@ int query_args_add(query_args *a, const char *key, size_t key_size, const char *
     return 0;
 }
 
-static enum MHD_Result collect_one(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   size_t key_size, const char *value, size_t value_size)
+static int hexval(char c)
 {
-    (void)kind;
-    return query_args_add(cls, key, key_size, value, value_size) == 0 ? MHD_YES : MHD_NO;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
 }
 
-int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size)
+size_t query_unescape(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r != '\0';) {
+        int hi, lo;
+        if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
+            *w++ = (char)(hi * 16 + lo);
+            r += 3;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
+static void plus_to_space(char *s)
+{
+    for (; *s != '\0'; s++)
+        if (*s == '+')
+            *s = ' ';
+}
+
+int query_split(char *q, query_args *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND, collect_one, out);
-    if (out->error) {
-        snprintf(err, err_size, "%s", out->msg);
-        return ERR_BAD_REQUEST;
+    for (char *piece = q; piece != NULL && *piece != '\0';) {
+        char *amp = strchr(piece, '&');
+        if (amp != NULL)
+            *amp = '\0';
+        char *eq = strchr(piece, '=');
+        if (eq != NULL)
+            *eq = '\0';
+        plus_to_space(piece);
+        size_t klen = query_unescape(piece);
+        size_t vlen = 0;
+        char *value = NULL;
+        if (eq != NULL) {
+            value = eq + 1;
+            plus_to_space(value);
+            vlen = query_unescape(value);
+        }
+        if (query_args_add(out, piece, klen, value, vlen) != 0) {
+            snprintf(err, err_size, "%s", out->msg);
+            return ERR_BAD_REQUEST;
+        }
+        piece = amp != NULL ? amp + 1 : NULL;
     }
     return 0;
 }

@@ -10,30 +10,37 @@
 #include "noise.h"
 #include "render.h"
 
-struct MHD_Connection;
-
 typedef struct {
     size_t n;
-    const char *names[LIMIT_QUERY_PARAMS];  /* borrowed from the connection */
+    const char *names[LIMIT_QUERY_PARAMS];  /* borrowed: see query_split */
     const char *values[LIMIT_QUERY_PARAMS]; /* never NULL */
-    int error;                              /* set by query_collect */
+    int error;                              /* set by query_args_add */
     char msg[160];
 } query_args;
 
 /* Which parameters besides the field's an endpoint takes. */
 enum { QUERY_RENDER = 1, QUERY_POINT = 2 };
 
-/* Collects the GET arguments of the connection (already percent-decoded by
- * libmicrohttpd; the strings live as long as the request). Returns 0; or
- * ERR_BAD_REQUEST with a message in err: more than LIMIT_QUERY_PARAMS, a
- * name without '=' value, an empty name, a NUL byte inside a name or value. */
-int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size);
+/* Percent-decodes s in place the way the query and the path of a request
+ * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
+ * result may hold NULs), any other '%' stays as it is. Returns the decoded
+ * length. */
+size_t query_unescape(char *s);
 
-/* The check query_collect applies to each argument libmicrohttpd hands it
- * (key and value percent-decoded, sizes as decoded, value NULL for a name
- * without '='): appends it to a, or returns -1 with a->error set and the
- * reason in a->msg (and then refuses every later call). a starts zeroed.
- * Exposed so the fuzz harness (tests/fuzz/fuzz_route.c) runs the same code. */
+/* Splits the query string q (the request target after '?', without '#...')
+ * into arguments, in place: q is modified and must stay alive as long as
+ * *out is used. Pieces are separated by '&' and split at their first '=';
+ * '+' means a space; names and values are then percent-decoded
+ * (query_unescape). Each argument goes through query_args_add. Returns 0;
+ * or ERR_BAD_REQUEST with the reason in err (and out->msg): more than
+ * LIMIT_QUERY_PARAMS arguments, an empty name, a name without '=' value, a
+ * NUL byte inside a name or value. */
+int query_split(char *q, query_args *out, char *err, size_t err_size);
+
+/* The check query_split applies to each argument (key and value
+ * percent-decoded, sizes as decoded, value NULL for a name without '='):
+ * appends it to a, or returns -1 with a->error set and the reason in a->msg
+ * (and then refuses every later call). a starts zeroed. */
 int query_args_add(query_args *a, const char *key, size_t key_size, const char *value,
                    size_t value_size);
 

@@ -149,28 +149,44 @@ unknown_kind: {
     }
 }
 
-const char *route_name(route_id id)
+static const struct {
+    const char *name;
+    unsigned int methods;
+    int evaluates;
+} table[ROUTE_COUNT] = {
+#define ROUTE_FACTS(id, name, methods, evaluates, handler) [ROUTE_##id] = {name, methods, evaluates},
+    ROUTES_MAP(ROUTE_FACTS)
+#undef ROUTE_FACTS
+};
+
+const char *route_name(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].name : "none"; }
+
+unsigned int route_methods(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].methods : 0; }
+
+int route_evaluates(route_id id) { return (unsigned)id < ROUTE_COUNT && table[id].evaluates; }
+
+unsigned int route_method_bit(const char *method)
 {
-    static const char *const names[ROUTE_COUNT] = {
-        [ROUTE_NONE] = "none", [ROUTE_TILE] = "tile", [ROUTE_POINT] = "point",
-        [ROUTE_POINTS] = "points", [ROUTE_TILEJSON] = "tilejson",
-        [ROUTE_KINDS] = "kinds", [ROUTE_HEALTHZ] = "healthz",
-        [ROUTE_METRICS] = "metrics", [ROUTE_OPENAPI] = "openapi",
-        [ROUTE_STATIC] = "static",
-    };
-    return (unsigned)id < ROUTE_COUNT ? names[id] : "none";
+    if (strcmp(method, "GET") == 0) return ROUTE_GET;
+    if (strcmp(method, "HEAD") == 0) return ROUTE_HEAD;
+    if (strcmp(method, "POST") == 0) return ROUTE_POST;
+    if (strcmp(method, "OPTIONS") == 0) return ROUTE_OPTIONS;
+    return 0;
 }
 
 const char *route_allow(route_id id)
 {
-    return id == ROUTE_POINTS ? "POST, OPTIONS" : "GET, HEAD, OPTIONS";
+    /* Every combination of the four bits, in the order RFC 9110 examples use. */
+    static const char *const text[16] = {
+        "", "GET", "HEAD", "GET, HEAD", "POST", "GET, POST", "HEAD, POST", "GET, HEAD, POST",
+        "OPTIONS", "GET, OPTIONS", "HEAD, OPTIONS", "GET, HEAD, OPTIONS", "POST, OPTIONS",
+        "GET, POST, OPTIONS", "HEAD, POST, OPTIONS", "GET, HEAD, POST, OPTIONS",
+    };
+    return text[route_methods(id) & 15];
 }
 
 int route_allows(route_id id, const char *method)
 {
-    if (strcmp(method, "OPTIONS") == 0)
-        return 1;
-    if (id == ROUTE_POINTS)
-        return strcmp(method, "POST") == 0;
-    return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    unsigned int bit = route_method_bit(method);
+    return bit != 0 && (route_methods(id) & bit) != 0;
 }

@@ -8,17 +8,33 @@
 
 #include "noise.h"
 
+/* The methods a route answers, as bits. Every route answers OPTIONS. */
+enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
+#define ROUTE_READ (ROUTE_GET | ROUTE_HEAD | ROUTE_OPTIONS)
+#define ROUTE_WRITE (ROUTE_POST | ROUTE_OPTIONS)
+
+/* The route table, written once: XX(ID, name, methods, evaluates, handler).
+ * name labels metrics and logs; evaluates is 1 for routes whose answer may
+ * need the field computed (the work a render pool takes off the connection
+ * threads; a tile only on a cache miss); handler is the function service.c
+ * binds to the route. route.c expands the table into names and methods,
+ * service.c into the dispatch table. */
+#define ROUTES_MAP(XX)                                           \
+    XX(NONE, "none", 0, 0, handle_none)                          \
+    XX(TILE, "tile", ROUTE_READ, 1, handle_tile)                 \
+    XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
+    XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
+    XX(TILEJSON, "tilejson", ROUTE_READ, 0, handle_tilejson)     \
+    XX(KINDS, "kinds", ROUTE_READ, 0, handle_kinds)              \
+    XX(HEALTHZ, "healthz", ROUTE_READ, 0, handle_healthz)        \
+    XX(METRICS, "metrics", ROUTE_READ, 0, handle_metrics)        \
+    XX(OPENAPI, "openapi", ROUTE_READ, 0, handle_openapi)        \
+    XX(STATIC, "static", ROUTE_READ, 0, handle_static)
+
 typedef enum {
-    ROUTE_NONE = 0,  /* no endpoint: 404 */
-    ROUTE_TILE,      /* GET /{kind}/{seed}/{z}/{x}/{y}.png, @2x.png */
-    ROUTE_POINT,     /* GET /{kind}/{seed}/point */
-    ROUTE_POINTS,    /* POST /{kind}/{seed}/points */
-    ROUTE_TILEJSON,  /* GET /{kind}/{seed}/tile.json */
-    ROUTE_KINDS,     /* GET /api/kinds */
-    ROUTE_HEALTHZ,   /* GET /healthz */
-    ROUTE_METRICS,   /* GET /metrics */
-    ROUTE_OPENAPI,   /* GET /openapi.json */
-    ROUTE_STATIC,    /* GET anything else: a file under --static */
+#define ROUTE_ENUM(id, name, methods, evaluates, handler) ROUTE_##id,
+    ROUTES_MAP(ROUTE_ENUM)
+#undef ROUTE_ENUM
     ROUTE_COUNT
 } route_id;
 
@@ -40,10 +56,21 @@ typedef struct {
  * naming the segment, its range and what was sent. */
 int route_parse(const char *path, route *out, char *err, size_t err_size);
 
-/* A short label for metrics and logs: "tile", "point", ... */
+/* A short label for metrics and logs: "tile", "point", ... ("none" for an
+ * id out of range). */
 const char *route_name(route_id id);
 
-/* The methods a route answers, as an Allow header value. */
+/* The ROUTE_GET... bits of the methods a route answers. */
+unsigned int route_methods(route_id id);
+
+/* 1 if the route may evaluate the field (the table's evaluates column). */
+int route_evaluates(route_id id);
+
+/* The ROUTE_GET... bit of a method name ("GET" -> ROUTE_GET), 0 for any
+ * other method. */
+unsigned int route_method_bit(const char *method);
+
+/* The methods of a route as an Allow header value: "GET, HEAD, OPTIONS". */
 const char *route_allow(route_id id);
 
 /* 1 if the route answers method ("GET", "HEAD", "POST", "OPTIONS"). */

@@ -14,7 +14,6 @@ import { chromium } from 'playwright-core';
 import { startDaemon } from '../http/daemon.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build/www');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -118,8 +117,10 @@ async function tidy(page) {
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  // the viewer as `make www` assembles it: static/ plus the pinned Leaflet
-  daemon = await startDaemon({ staticDir: STATIC });
+  // the binary alone, no flag but --port 0: the viewer and Leaflet are
+  // built into it
+  daemon = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
+  assert.deepEqual(daemon.child.spawnargs.slice(1), ['--port', '0']);
   base = daemon.url.replace(/\/$/, '');
 });
 
