@@ -11,6 +11,8 @@
 #include "daemon_limits.h"
 #include "errors.h"
 #include "failalloc.h"
+#include "grid.h"
+#include "heightsreq.h"
 #include "openapi.h"
 #include "render.h"
 
@@ -223,15 +225,33 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
                  char *err, size_t err_size)
 {
     query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
-    if (rc != 0)
-        return rc;
-    char field[512], rend[128], tiles[1200], name[96];
-    if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
-        query_render_canonical(&qr.render, rend, sizeof rend) < 0)
-        return ERR_INTERNAL;
-    snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
-             noise_kind_name(r->kind), r->seed, field, rend);
+    char tiles[1400], name[96];
+    const char *encoding = NULL;
+    if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
+        /* numeric PNG tiles (raster-dem sources): the template keeps the
+         * encoding and its height parameters */
+        grid_request g;
+        char canon[1024];
+        int rc = heightsreq_parse(q, r->kind, r->seed, 0, ROUTE_EXT_PNG, &g, err, err_size);
+        if (rc != 0)
+            return rc;
+        if (heightsreq_canonical(&g, 0, canon, sizeof canon) < 0)
+            return ERR_INTERNAL;
+        qr.spec = g.spec;
+        encoding = heights_format_name(g.enc.format);
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s", base_url,
+                 noise_kind_name(r->kind), r->seed, canon);
+    } else {
+        int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+        if (rc != 0)
+            return rc;
+        char field[512], rend[128];
+        if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
+            query_render_canonical(&qr.render, rend, sizeof rend) < 0)
+            return ERR_INTERNAL;
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
+                 noise_kind_name(r->kind), r->seed, field, rend);
+    }
     snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
     /* The plane is infinite and has no geographic meaning: bounds are the
      * whole TileJSON world (its default), the centre is the plane's origin
@@ -247,6 +267,12 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
         "attribution", "noisetile",
         "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
         "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+    /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
+    if (doc != NULL && encoding != NULL &&
+        json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {
+        json_decref(doc);
+        doc = NULL;
+    }
     return json_reply(doc, API_CACHE_CONTROL, out);
 }
 
@@ -292,6 +318,76 @@ static json_t *param_json(const noise_param *p)
     return o;
 }
 
+/* The numeric forms' parameters (heightsreq.h), for /api/kinds. */
+static const struct {
+    const char *name, *type, *description, *applies_to;
+    int required;
+    double min, max, def; /* NAN: none */
+    int min_exclusive;
+} heights_params[] = {
+    {"x", "number", "plane x of sample (0, 0)", "grid", 1, NAN, NAN, NAN, 0},
+    {"y", "number", "plane y of sample (0, 0)", "grid", 1, NAN, NAN, NAN, 0},
+    {"step", "number", "plane units between samples", "grid", 1, 0, GRID_MAX_STEP, NAN, 1},
+    {"width", "integer", "samples per row", "grid", 1, 1, GRID_MAX_SIDE, NAN, 0},
+    {"height", "integer", "rows", "grid", 1, 1, GRID_MAX_SIDE, NAN, 0},
+    {"gradient", "flag", "1: shape (H, W, 3) value, d/dx, d/dy ((H, W, 4) with t, adding d/dt)",
+     "npy", 0, 0, 1, 0, 0},
+    {"encoding", "enum", "a PNG of numbers instead of colours: gray16, terrarium, mapbox; "
+     "excludes palette, shade and zero", "png", 0, NAN, NAN, NAN, 0},
+    {"height_scale", "number", "metres per unit of value: height = value * height_scale + "
+     "height_offset", "terrarium, mapbox", 0, 0, HEIGHTS_MAX_SCALE, HEIGHTS_DEFAULT_SCALE, 1},
+    {"height_offset", "number", "metres at value 0", "terrarium, mapbox", 0, -HEIGHTS_MAX_OFFSET,
+     HEIGHTS_MAX_OFFSET, 0, 0},
+};
+
+static json_t *heights_document(void)
+{
+    json_t *doc = json_object(), *enc = json_array(), *params = json_array();
+    if (doc == NULL || enc == NULL || params == NULL) {
+        json_decref(doc);
+        json_decref(enc);
+        json_decref(params);
+        return NULL;
+    }
+    for (const char *const *e = heights_encoding_names(); *e != NULL; e++)
+        json_array_append_new(enc, json_string(*e));
+    for (size_t i = 0; i < sizeof heights_params / sizeof heights_params[0]; i++) {
+        json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:b}", "name", heights_params[i].name, "type",
+                              heights_params[i].type, "description",
+                              heights_params[i].description, "applies_to",
+                              heights_params[i].applies_to, "required", heights_params[i].required);
+        int integer = strcmp(heights_params[i].type, "number") != 0;
+        if (o != NULL && !isnan(heights_params[i].min)) {
+            json_object_set_new(o, "minimum", integer ? json_integer((json_int_t)heights_params[i].min)
+                                                      : json_real(heights_params[i].min));
+            json_object_set_new(o, "exclusiveMinimum", json_boolean(heights_params[i].min_exclusive));
+            json_object_set_new(o, "maximum", integer ? json_integer((json_int_t)heights_params[i].max)
+                                                      : json_real(heights_params[i].max));
+        }
+        if (o != NULL && !isnan(heights_params[i].def))
+            json_object_set_new(o, "default", integer ? json_integer((json_int_t)heights_params[i].def)
+                                                      : json_real(heights_params[i].def));
+        if (o != NULL && strcmp(heights_params[i].name, "encoding") == 0)
+            json_object_set_new(o, "choices", json_deep_copy(enc));
+        json_array_append_new(params, o);
+    }
+    json_object_set_new(doc, "tile_formats", json_pack("[s,s,s]", "png", "npy", "r16"));
+    json_object_set_new(doc, "tile_url", json_string("/{kind}/{seed}/{z}/{x}/{y}.{npy,r16,png}"));
+    json_object_set_new(doc, "grid_url", json_string("/{kind}/{seed}/grid.{npy,r16,png}"));
+    json_object_set_new(doc, "grid_sample",
+                        json_string("sample (i, j) is the field at (x + i*step, y + j*step)"));
+    json_object_set_new(doc, "encodings", enc);
+    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "mappings", json_pack(
+        "{s:s,s:s,s:s,s:s,s:s}",
+        "npy", "NumPy 1.0, <f4, C order, shape (height, width)",
+        "r16", "little-endian uint16 u = floor((v + 1) * 32767.5 + 0.5) clamped to 0..65535",
+        "gray16", "16-bit grayscale PNG of the same u",
+        "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
+        "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
+    return doc;
+}
+
 json_t *api_kinds_document(void)
 {
     json_t *doc = json_object(), *kinds = json_array(), *params = json_array(),
@@ -324,9 +420,12 @@ json_t *api_kinds_document(void)
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
     json_object_set_new(doc, "limits", json_pack(
-        "{s:i,s:i,s:i,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
-        "max_query_params", LIMIT_QUERY_PARAMS, "seed_max", (json_int_t)UINT32_MAX,
-        "tile_index_max", (json_int_t)INT32_MAX));
+        "{s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
+        "max_body_bytes", LIMIT_BODY_BYTES, "max_query_params", LIMIT_QUERY_PARAMS,
+        "seed_max", (json_int_t)UINT32_MAX, "tile_index_max", (json_int_t)INT32_MAX,
+        "grid_max_side", GRID_MAX_SIDE, "grid_max_samples", (json_int_t)GRID_MAX_SAMPLES,
+        "grid_max_step", GRID_MAX_STEP));
+    json_object_set_new(doc, "heights", heights_document());
     return doc;
 fail:
     json_decref(doc);

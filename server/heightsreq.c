@@ -2,25 +2,28 @@
  * text (see heightsreq.h). */
 #include "heightsreq.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "errors.h"
+#include "gzip.h"
+#include "tile.h"
 
 enum { P_X, P_Y, P_STEP, P_WIDTH, P_HEIGHT, P_GRADIENT, P_ENCODING, P_SCALE, P_OFFSET, P_COUNT };
 static const char *const pnames[P_COUNT] = {"x",        "y",        "step",         "width",
                                             "height",   "gradient", "encoding",     "height_scale",
                                             "height_offset"};
 
-const char *heightsreq_ext_name(heightsreq_ext ext)
+const char *heightsreq_ext_name(route_ext ext)
 {
-    return ext == HEIGHTSREQ_NPY ? "npy" : ext == HEIGHTSREQ_R16 ? "r16" : "png";
+    return ext == ROUTE_EXT_NPY ? "npy" : ext == ROUTE_EXT_R16 ? "r16" : "png";
 }
 
-int heightsreq_is_numeric_tile(heightsreq_ext ext, const query_args *q)
+int heightsreq_is_numeric_tile(route_ext ext, const query_args *q)
 {
-    if (ext != HEIGHTSREQ_PNG)
+    if (ext != ROUTE_EXT_PNG)
         return 1;
     for (size_t i = 0; i < q->n; i++)
         if (strcmp(q->names[i], "encoding") == 0)
@@ -69,7 +72,7 @@ static int parse_side(const char *name, const char *v, int *out, char *err, size
 }
 
 int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is_grid,
-                     heightsreq_ext ext, grid_request *out, char *err, size_t err_size)
+                     route_ext ext, grid_request *out, char *err, size_t err_size)
 {
     const char *mine[P_COUNT] = {NULL};
     query_args rest;
@@ -94,13 +97,13 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
             return ERR_BAD_REQUEST;
         }
         mine[p] = q->values[i];
-        if (p == P_GRADIENT && ext != HEIGHTSREQ_NPY) {
+        if (p == P_GRADIENT && ext != ROUTE_EXT_NPY) {
             snprintf(err, err_size,
                      "gradient applies only to .npy (value, d/dx, d/dy per sample), not .%s",
                      heightsreq_ext_name(ext));
             return ERR_BAD_REQUEST;
         }
-        if (p == P_ENCODING && ext != HEIGHTSREQ_PNG) {
+        if (p == P_ENCODING && ext != ROUTE_EXT_PNG) {
             snprintf(err, err_size,
                      "encoding applies only to .png (gray16, terrarium, mapbox), not .%s",
                      heightsreq_ext_name(ext));
@@ -111,9 +114,9 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
     /* the form: .npy, .r16, a PNG encoding, or (grid.png only) a picture */
     out->enc.height_scale = HEIGHTS_DEFAULT_SCALE;
     out->enc.height_offset = 0.0;
-    if (ext == HEIGHTSREQ_NPY) {
+    if (ext == ROUTE_EXT_NPY) {
         out->enc.format = HEIGHTS_NPY;
-    } else if (ext == HEIGHTSREQ_R16) {
+    } else if (ext == ROUTE_EXT_R16) {
         out->enc.format = HEIGHTS_R16;
     } else if (mine[P_ENCODING] != NULL) {
         if (heights_encoding_from_name(mine[P_ENCODING], &out->enc.format) != 0)
@@ -231,4 +234,88 @@ int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t b
     }
     int n = snprintf(buf, buf_size, "%s%s%s", field, window, form);
     return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
+
+int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_size)
+{
+    char canon[1024];
+    int is_grid = r->id == ROUTE_GRID;
+    if (heightsreq_canonical(g, is_grid, canon, sizeof canon) < 0)
+        return -1;
+    const char *ext = heightsreq_ext_name(r->ext);
+    int n;
+    if (is_grid)
+        n = snprintf(buf, buf_size, "%s/%" PRIu32 "/grid.%s?%s#heights%d%s",
+                     noise_kind_name(r->kind), r->seed, ext, canon, HEIGHTS_VERSION,
+                     g->gzip ? "#gzip" : "");
+    else
+        n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx.%s?%s#heights%d%s",
+                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, ext, canon,
+                     HEIGHTS_VERSION, g->gzip ? "#gzip" : "");
+    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
+
+int heightsreq_headers(const grid_request *g, reply *out)
+{
+    char w[16], h[16];
+    snprintf(w, sizeof w, "%d", g->width);
+    snprintf(h, sizeof h, "%d", g->height);
+    int numbers = !g->picture && (g->enc.format == HEIGHTS_NPY || g->enc.format == HEIGHTS_R16);
+    out->content_type = g->picture ? "image/png" : heights_content_type(g->enc.format);
+    if (numbers)
+        out->vary = "Accept-Encoding";
+    if (g->gzip)
+        out->content_encoding = "gzip";
+    return reply_header(out, "X-Width", w) == 0 && reply_header(out, "X-Height", h) == 0 ? 0 : -1;
+}
+
+/* REPLY_STREAM's side of a grid job. */
+static long stream_read(void *ctx, uint64_t pos, char *buf, size_t max)
+{
+    (void)pos; /* the job's own position: reads come in order */
+    return grid_job_read(ctx, (unsigned char *)buf, max);
+}
+
+static void stream_done(void *ctx) { grid_job_destroy(ctx); }
+
+#define GRID_CACHE_CONTROL "public, max-age=31536000, immutable"
+
+int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
+                          const char *accept_encoding, reply *out, char *err, size_t err_size)
+{
+    grid_request g;
+    int rc = heightsreq_parse(q, r->kind, r->seed, 1, r->ext, &g, err, err_size);
+    if (rc != 0)
+        return rc;
+    g.gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
+    char key[1400], etag[32];
+    if (heightsreq_key(r, &g, key, sizeof key) < 0) {
+        snprintf(err, err_size, "canonical request too long");
+        return ERR_INTERNAL;
+    }
+    tile_etag(key, etag, sizeof etag);
+    out->cache_control = GRID_CACHE_CONTROL;
+    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(&g, out) != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
+    if (tile_etag_matches(if_none_match, etag)) {
+        out->status = 304; /* the client has these bytes: compute nothing */
+        out->body_kind = REPLY_EMPTY;
+        return 0;
+    }
+    grid_job *job;
+    if (grid_job_create(&g, &job) != 0) {
+        reply_release(out);
+        return ERR_NOMEM;
+    }
+    int64_t size = grid_job_body_size(job);
+    out->status = 200;
+    out->body_kind = REPLY_STREAM;
+    out->size = size >= 0 ? (uint64_t)size : REPLY_SIZE_UNKNOWN;
+    out->stream.read = stream_read;
+    out->stream.done = stream_done;
+    out->stream.ctx = job;
+    out->stream.block_bytes = 64 * 1024;
+    return 0;
 }

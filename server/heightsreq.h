@@ -21,17 +21,16 @@
 
 #include "grid.h"
 #include "query.h"
-
-/* The file type a path names by its extension. */
-typedef enum { HEIGHTSREQ_PNG = 0, HEIGHTSREQ_NPY, HEIGHTSREQ_R16 } heightsreq_ext;
+#include "reply.h"
+#include "route.h"
 
 /* The extension's name without the dot ("png", "npy", "r16"). */
-const char *heightsreq_ext_name(heightsreq_ext ext);
+const char *heightsreq_ext_name(route_ext ext);
 
 /* 1 if a tile request with these arguments is numeric (its extension is
  * .npy or .r16, or a .png has an encoding parameter): answered from the
  * numbers, not by the picture renderer. */
-int heightsreq_is_numeric_tile(heightsreq_ext ext, const query_args *q);
+int heightsreq_is_numeric_tile(route_ext ext, const query_args *q);
 
 /* Parses q for a grid (is_grid 1) or a numeric tile (0) of field (kind,
  * seed) with extension ext into *out (for tiles the window, x, y, step,
@@ -39,7 +38,7 @@ int heightsreq_is_numeric_tile(heightsreq_ext ext, const query_args *q);
  * ERR_TOO_LARGE (a side or the sample count over the limits) with a message
  * in err. */
 int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is_grid,
-                     heightsreq_ext ext, grid_request *out, char *err, size_t err_size);
+                     route_ext ext, grid_request *out, char *err, size_t err_size);
 
 /* The canonical text of the request's parameters: the field's, then for
  * grids "&x=..&y=..&step=..&width=..&height=..", then the form's
@@ -47,6 +46,26 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
  * or a picture's "&palette=gray&shade=0&zero=0"). Numbers in shortest
  * round-trip form. Returns the length, or -1 if buf is too small. */
 int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t buf_size);
+
+/* The key text of a numeric tile or grid request (cache key, hashed into
+ * its ETag): "perlin/7/3/-1/2@1x.npy?<canonical>" for tiles (r->z..scale),
+ * "perlin/7/grid.npy?<canonical>" for grids, then "#heights<version>", and
+ * "#gzip" when the body is gzip-compressed. Returns the length or -1. */
+int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_size);
+
+/* The headers every numeric answer carries besides the caching ones:
+ * Content-Type, X-Width, X-Height, and for .npy and .r16 Vary:
+ * Accept-Encoding and (g->gzip) Content-Encoding: gzip. Returns 0 or -1
+ * (no room in the reply: a bug). */
+int heightsreq_headers(const grid_request *g, reply *out);
+
+/* Answers GET/HEAD of a grid route r with query q: 304 when if_none_match
+ * matches the ETag (nothing computed), else 200 with the body streamed in
+ * bands (REPLY_STREAM; exact Content-Length for plain .npy and .r16,
+ * chunked otherwise); gzip when accept_encoding allows it (.npy, .r16).
+ * Returns 0 and fills *out; or an ERR_* code with a message in err. */
+int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
+                          const char *accept_encoding, reply *out, char *err, size_t err_size);
 
 /* Bumped when the bytes of a numeric tile or grid change for the same
  * request; part of their ETags. */

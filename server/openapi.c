@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "daemon_limits.h"
+#include "grid.h"
 #include "noise.h"
 #include "render.h"
 
@@ -31,6 +32,18 @@ static const char template_text[] =
 "   'get':{'operationId':'getTile2x','summary':'Render tile (z, x, y), 512 px','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
 "   'head':{'operationId':'headTile2x','summary':'Headers of the tile, no body','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
 "   'options':{'operationId':'optionsTile2x','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/{z}/{x}/{y}.{format}':{"
+"   'summary':'The tile as numbers: .npy (NumPy float32) or .r16 (16-bit raw); @2x too. The same pixel centres as the PNG tile; gzip when asked',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/z'},{'$ref':'#/components/parameters/x'},{'$ref':'#/components/parameters/y'},{'$ref':'#/components/parameters/format'}],"
+"   'get':{'operationId':'getNumericTile','summary':'Tile (z, x, y) as numbers','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
+"   'head':{'operationId':'headNumericTile','summary':'Headers only','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
+"   'options':{'operationId':'optionsNumericTile','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/grid.{gridFormat}':{"
+"   'summary':'Any window of the field: sample (i, j) is the field at (x + i*step, y + j*step); streamed in bands of rows',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/gridFormat'}],"
+"   'get':{'operationId':'getGrid','summary':'A width x height grid as .npy, .r16 or PNG (an encoding, or without one a picture in tile colours)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
+"   'head':{'operationId':'headGrid','summary':'Headers only (nothing computed)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
+"   'options':{'operationId':'optionsGrid','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/point':{"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
 "   'get':{'operationId':'getPoint','summary':'Value and analytic gradient at one point','parameters':'@FIELD_POINT@',"
@@ -71,22 +84,37 @@ static const char template_text[] =
 "   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
 "   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
 "   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
-"   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}}"
+"   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}},"
+"   'acceptEncoding':{'name':'Accept-Encoding','in':'header','required':false,'description':'gzip: .npy and .r16 bodies (and JSON answers) come gzip-compressed, with their own ETag','schema':{'type':'string'}},"
+"   'format':{'name':'format','in':'path','required':true,'description':'npy: NumPy 1.0 <f4 C order, shape (H, W) (with gradient (H, W, 3), with t too (H, W, 4)); r16: little-endian uint16 u = floor((v+1)*32767.5+0.5)','schema':{'type':'string','enum':['npy','r16']}},"
+"   'gridFormat':{'name':'gridFormat','in':'path','required':true,'description':'npy, r16, or png (with encoding: numbers; without: a picture)','schema':{'type':'string','enum':['npy','r16','png']}},"
+"   'gridX':{'name':'x','in':'query','required':true,'description':'Plane x of sample (0, 0), finite','schema':{'type':'number'}},"
+"   'gridY':{'name':'y','in':'query','required':true,'description':'Plane y of sample (0, 0), finite','schema':{'type':'number'}},"
+"   'step':{'name':'step','in':'query','required':true,'description':'Plane units between samples','schema':{'type':'number','exclusiveMinimum':0,'maximum':1000000}},"
+"   'width':{'name':'width','in':'query','required':true,'description':'Samples per row; width*height at most @GRID_MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@GRID_MAX_SIDE@}},"
+"   'height':{'name':'height','in':'query','required':true,'description':'Rows; width*height at most @GRID_MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@GRID_MAX_SIDE@}},"
+"   'gradient':{'name':'gradient','in':'query','required':false,'description':'.npy only. 1: value, d/dx, d/dy per sample (and d/dt with t)','schema':{'type':'integer','enum':[0,1],'default':0}},"
+"   'encoding':{'name':'encoding','in':'query','required':false,'description':'.png only: numbers instead of colours. gray16: 16-bit gray of the .r16 mapping; terrarium, mapbox: heights in metres. Excludes palette, shade and zero','schema':{'type':'string','enum':['gray16','terrarium','mapbox']}},"
+"   'heightScale':{'name':'height_scale','in':'query','required':false,'description':'terrarium and mapbox: height = value * height_scale + height_offset metres; out-of-range heights clamp','schema':{'type':'number','exclusiveMinimum':0,'maximum':1000000,'default':1000}},"
+"   'heightOffset':{'name':'height_offset','in':'query','required':false,'description':'terrarium and mapbox: metres at value 0','schema':{'type':'number','minimum':-1000000,'maximum':1000000,'default':0}}"
 "  },"
 "  'headers':{"
 "   'CORS':{'description':'Always *','schema':{'type':'string','const':'*'}},"
 "   'ETag':{'description':'Strong ETag from the canonical request and the noise and render versions','schema':{'type':'string'}},"
 "   'CacheControl':{'description':'public, max-age=31536000, immutable','schema':{'type':'string'}},"
-"   'Allow':{'description':'The methods the path answers','schema':{'type':'string'}}"
+"   'Allow':{'description':'The methods the path answers','schema':{'type':'string'}},"
+"   'XWidth':{'description':'Samples per row','schema':{'type':'integer'}},"
+"   'XHeight':{'description':'Rows','schema':{'type':'integer'}}"
 "  },"
 "  'responses':{"
 "   'Tile':{'description':'The PNG (indexed unless shaded)','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
+"   'Numbers':{'description':'The numbers (see the format); Vary: Accept-Encoding, Content-Encoding: gzip when asked','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'X-Width':{'$ref':'#/components/headers/XWidth'},'X-Height':{'$ref':'#/components/headers/XHeight'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/x-npy':{'schema':{'type':'string','contentMediaType':'application/x-npy'}},'application/octet-stream':{'schema':{'type':'string','contentMediaType':'application/octet-stream'}},'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
 "   'NotModified':{'description':'If-None-Match matched the ETag; no body','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'}}},"
 "   'Preflight':{'description':'CORS preflight: Allow, Access-Control-Allow-Methods, -Headers, -Max-Age','headers':{'Allow':{'$ref':'#/components/headers/Allow'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}}},"
 "   'BadRequest':{'description':'A path number out of range, an unknown, duplicated, missing or out-of-range parameter, or a malformed body; the message names it','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
-"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes or more than @MAX_POINTS@ points','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes, more than @MAX_POINTS@ points, or a grid over its limits','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
 "  },"
 "  'schemas':{"
@@ -129,6 +157,8 @@ static json_t *param_schema(const noise_param *p)
     return s;
 }
 
+static json_t *ref(const char *name);
+
 /* The query parameter objects of the field (plus render / point ones). */
 static json_t *param_list(int render, int point)
 {
@@ -151,10 +181,58 @@ static json_t *param_list(int render, int point)
         json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/palette"));
         json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/shade"));
         json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/zero"));
+        json_array_append_new(list, ref("encoding"));
+        json_array_append_new(list, ref("heightScale"));
+        json_array_append_new(list, ref("heightOffset"));
         json_array_append_new(list,
                               json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
     }
     return list;
+}
+
+static json_t *ref(const char *name)
+{
+    char path[96];
+    snprintf(path, sizeof path, "#/components/parameters/%s", name);
+    return json_pack("{s:s}", "$ref", path);
+}
+
+/* The parameters of numeric tiles (grid 0) and grids (grid 1). */
+static json_t *numbers_param_list(int grid)
+{
+    json_t *list = param_list(0, 0);
+    if (grid) {
+        json_t *win = json_pack("[o,o,o,o,o]", ref("gridX"), ref("gridY"), ref("step"),
+                                ref("width"), ref("height"));
+        json_array_extend(win, list);
+        json_decref(list);
+        list = win;
+    }
+    json_array_append_new(list, ref("gradient"));
+    if (grid) {
+        json_array_append_new(list, ref("encoding"));
+        json_array_append_new(list, ref("heightScale"));
+        json_array_append_new(list, ref("heightOffset"));
+        json_array_append_new(list, ref("palette"));
+        json_array_append_new(list, ref("shade"));
+        json_array_append_new(list, ref("zero"));
+    }
+    json_array_append_new(list, ref("ifNoneMatch"));
+    json_array_append_new(list, ref("acceptEncoding"));
+    return list;
+}
+
+static json_t *number_responses(int grid)
+{
+    return json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
+                     "200", "$ref", "#/components/responses/Numbers",
+                     "304", "$ref", "#/components/responses/NotModified",
+                     "400", "$ref", "#/components/responses/BadRequest",
+                     "404", "$ref", "#/components/responses/NotFound",
+                     "405", "$ref", "#/components/responses/MethodNotAllowed",
+                     grid ? "413" : "503", "$ref",
+                     grid ? "#/components/responses/TooLarge" : "#/components/responses/Overloaded",
+                     "503", "$ref", "#/components/responses/Overloaded");
 }
 
 static json_t *tile_responses(void)
@@ -182,6 +260,10 @@ static int fill(json_t *node)
                 else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
                 else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
+                else if (strcmp(name, "@FIELD_NUMBERS@") == 0) repl = numbers_param_list(0);
+                else if (strcmp(name, "@FIELD_GRID@") == 0) repl = numbers_param_list(1);
+                else if (strcmp(name, "@NUMBER_RESPONSES@") == 0) repl = number_responses(0);
+                else if (strcmp(name, "@GRID_RESPONSES@") == 0) repl = number_responses(1);
                 else if (strcmp(name, "@KINDS@") == 0) {
                     repl = json_array();
                     for (int k = 0; k < NOISE_KIND_COUNT; k++)
@@ -235,6 +317,14 @@ json_t *openapi_document(void)
             snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
             num = val;
             p += 10;
+        } else if (strncmp(p, "@GRID_MAX_SIDE@", 15) == 0) {
+            snprintf(val, sizeof val, "%d", GRID_MAX_SIDE);
+            num = val;
+            p += 15;
+        } else if (strncmp(p, "@GRID_MAX_SAMPLES@", 18) == 0) {
+            snprintf(val, sizeof val, "%lld", GRID_MAX_SAMPLES);
+            num = val;
+            p += 18;
         }
         if (num != NULL) {
             size_t l = strlen(num);

@@ -22,6 +22,7 @@ enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
 #define ROUTES_MAP(XX)                                           \
     XX(NONE, "none", 0, 0, handle_none)                          \
     XX(TILE, "tile", ROUTE_READ, 1, handle_tile)                 \
+    XX(GRID, "grid", ROUTE_READ, 1, handle_grid)                 \
     XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
     XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
     XX(TILEJSON, "tilejson", ROUTE_READ, 0, handle_tilejson)     \
@@ -38,6 +39,9 @@ typedef enum {
     ROUTE_COUNT
 } route_id;
 
+/* The file type a tile or grid path ends in. */
+typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16 } route_ext;
+
 typedef struct {
     route_id id;
     noise_kind kind;  /* field routes */
@@ -45,6 +49,7 @@ typedef struct {
     int z;            /* tiles: 0..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
+    route_ext ext;    /* tiles and grids: .png, .npy or .r16 */
 } route;
 
 #define ROUTE_MAX_Z 30

@@ -11,14 +11,19 @@
 #include "daemon_limits.h"
 #include "errors.h"
 #include "files.h"
+#include "gzip.h"
+#include "heightsreq.h"
 #include "jsonout.h"
 #include "openapi.h"
 #include "tile.h"
 
-/* A JSON document built once, served from its bytes. */
+/* A JSON document built once, served from its bytes (and their gzip form,
+ * made once too). */
 typedef struct {
     char *text;
     size_t len;
+    unsigned char *gz;
+    size_t gz_len;
 } document;
 
 struct service {
@@ -35,6 +40,8 @@ static int document_build(document *d, json_t *doc)
 {
     int rc = doc != NULL ? jsonout_dump(doc, &d->text, &d->len) : -1;
     json_decref(doc);
+    if (rc == 0)
+        rc = gzip_buffer(GZIP_TEXT, d->text, d->len, &d->gz, &d->gz_len);
     return rc;
 }
 
@@ -69,6 +76,9 @@ void service_destroy(service *s)
     free(s->kinds.text);
     free(s->healthz.text);
     free(s->openapi.text);
+    free(s->kinds.gz);
+    free(s->healthz.gz);
+    free(s->openapi.gz);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     free(s);
@@ -146,6 +156,7 @@ static int first_element(const char *v, char *buf, size_t buf_size)
 /* The headers a derived base URL depends on: what a shared cache must key
  * a document on. */
 #define BASE_URL_VARY "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
+#define BASE_URL_GZIP_VARY "Accept-Encoding, " BASE_URL_VARY
 
 /* "scheme://authority[/prefix]" for links: --public-url when set; else the
  * scheme and host of Forwarded, else X-Forwarded-Proto / X-Forwarded-Host,
@@ -202,7 +213,16 @@ static int handle_none(service *s, const service_request *rq, reply *out, char *
 static int handle_tile(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
-    return tile_handle(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, err, err_size);
+    return tile_handle(s->tiles, rq->if_none_match, rq->accept_encoding, &rq->route, &rq->query,
+                       out, err, err_size);
+}
+
+static int handle_grid(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    (void)s;
+    return heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match, rq->accept_encoding,
+                                 out, err, err_size);
 }
 
 static int handle_point(service *s, const service_request *rq, reply *out, char *err,
@@ -232,11 +252,43 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     return rc;
 }
 
-static int document_reply(const document *d, const char *cache_control, reply *out)
+/* JSON answers smaller than this are not worth compressing. */
+#define GZIP_MIN_BYTES 256
+
+static int document_reply(const service_request *rq, const document *d,
+                          const char *cache_control, reply *out)
 {
-    reply_borrowed(out, 200, "application/json", d->text, d->len);
+    if (d->len >= GZIP_MIN_BYTES && gzip_accepted(rq->accept_encoding)) {
+        reply_borrowed(out, 200, "application/json", d->gz, d->gz_len);
+        out->content_encoding = "gzip";
+    } else {
+        reply_borrowed(out, 200, "application/json", d->text, d->len);
+    }
+    out->vary = "Accept-Encoding";
     out->cache_control = cache_control;
     return 0;
+}
+
+/* A 200 JSON answer a handler built (OWNED) is gzip-compressed when the
+ * client accepts it; every such answer says Vary: Accept-Encoding. Out of
+ * memory it stays as it is. */
+static void gzip_json(const service_request *rq, reply *out)
+{
+    if (out->status != 200 || out->body_kind != REPLY_OWNED || out->content_encoding != NULL ||
+        out->content_type == NULL || strcmp(out->content_type, "application/json") != 0)
+        return;
+    out->vary = out->vary == NULL ? "Accept-Encoding" : BASE_URL_GZIP_VARY;
+    if (out->size < GZIP_MIN_BYTES || !gzip_accepted(rq->accept_encoding))
+        return;
+    unsigned char *gz;
+    size_t gz_len;
+    if (gzip_buffer(GZIP_TEXT, out->body, (size_t)out->size, &gz, &gz_len) != 0)
+        return;
+    free(out->owned);
+    out->owned = gz;
+    out->body = gz;
+    out->size = gz_len;
+    out->content_encoding = "gzip";
 }
 
 static int handle_kinds(service *s, const service_request *rq, reply *out, char *err,
@@ -245,7 +297,7 @@ static int handle_kinds(service *s, const service_request *rq, reply *out, char 
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->kinds, "no-cache", out);
+    return document_reply(rq, &s->kinds, "no-cache", out);
 }
 
 static int handle_healthz(service *s, const service_request *rq, reply *out, char *err,
@@ -254,7 +306,7 @@ static int handle_healthz(service *s, const service_request *rq, reply *out, cha
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->healthz, "no-store", out);
+    return document_reply(rq, &s->healthz, "no-store", out);
 }
 
 static int handle_openapi(service *s, const service_request *rq, reply *out, char *err,
@@ -263,7 +315,7 @@ static int handle_openapi(service *s, const service_request *rq, reply *out, cha
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->openapi, "no-cache", out);
+    return document_reply(rq, &s->openapi, "no-cache", out);
 }
 
 static int handle_metrics(service *s, const service_request *rq, reply *out, char *err,
@@ -312,7 +364,8 @@ static const handler_fn handlers[ROUTE_COUNT] = {
 /* Routes whose handlers read the query string. */
 static int takes_query(route_id id)
 {
-    return id == ROUTE_TILE || id == ROUTE_POINT || id == ROUTE_POINTS || id == ROUTE_TILEJSON;
+    return id == ROUTE_TILE || id == ROUTE_GRID || id == ROUTE_POINT || id == ROUTE_POINTS ||
+           id == ROUTE_TILEJSON;
 }
 
 static int options_reply(route_id id, reply *out)
@@ -402,6 +455,8 @@ void service_run(service *s, const service_request *rq, reply *out)
     int rc = handlers[(unsigned)id < ROUTE_COUNT ? id : ROUTE_NONE](s, rq, out, err, sizeof err);
     if (rc != 0)
         reply_error(out, rc, err);
+    else
+        gzip_json(rq, out);
 }
 
 void service_handle(service *s, service_request *rq, reply *out)
