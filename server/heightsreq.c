@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "errors.h"
 #include "gzip.h"
@@ -269,6 +270,72 @@ int heightsreq_headers(const grid_request *g, reply *out)
     return reply_header(out, "X-Width", w) == 0 && reply_header(out, "X-Height", h) == 0 ? 0 : -1;
 }
 
+#define GRID_CACHE_CONTROL "public, max-age=31536000, immutable"
+
+/* A numeric tile's cache fill: the window's bytes through grid.h. */
+typedef struct {
+    metrics *m;
+    const grid_request *g;
+} numeric_ctx;
+
+static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *out_size,
+                        void **out_user)
+{
+    (void)key;
+    numeric_ctx *f = vctx;
+    unsigned char *body;
+    size_t size;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (grid_render(f->g, &body, &size) != 0)
+        return ERR_NOMEM;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    metrics_observe_render(f->m, (double)(t1.tv_sec - t0.tv_sec) +
+                                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    *out_data = body;
+    *out_size = size;
+    *out_user = NULL;
+    return 0;
+}
+
+int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
+                          const char *inm, const char *accept_encoding, reply *out, char *err,
+                          size_t err_size)
+{
+    grid_request g;
+    int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, &g, err, err_size);
+    if (rc != 0)
+        return rc;
+    /* the tile's pixel centres, as render_tile_png samples them */
+    int px = 256 * r->scale;
+    render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g.x, &g.y);
+    g.step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
+    g.width = g.height = px;
+    g.gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
+    char key[1400], etag[32];
+    if (heightsreq_key(r, &g, key, sizeof key) < 0) {
+        snprintf(err, err_size, "canonical request too long");
+        return ERR_INTERNAL;
+    }
+    tile_etag(key, etag, sizeof etag);
+    numeric_ctx f = {tile_service_metrics(t), &g};
+    cache_entry *e = NULL;
+    rc = cache_get(tile_service_cache(t), key, numeric_fill, &f, &e, NULL);
+    if (rc != 0)
+        return ERR_NOMEM;
+    out->status = tile_etag_matches(inm, etag) ? 304 : 200;
+    out->cache_control = GRID_CACHE_CONTROL;
+    out->body_kind = REPLY_ENTRY;
+    out->entry = e;
+    out->body = cache_entry_data(e);
+    out->size = cache_entry_size(e);
+    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(&g, out) != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
+    return 0;
+}
+
 /* REPLY_STREAM's side of a grid job. */
 static long stream_read(void *ctx, uint64_t pos, char *buf, size_t max)
 {
@@ -278,7 +345,6 @@ static long stream_read(void *ctx, uint64_t pos, char *buf, size_t max)
 
 static void stream_done(void *ctx) { grid_job_destroy(ctx); }
 
-#define GRID_CACHE_CONTROL "public, max-age=31536000, immutable"
 
 int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
                           const char *accept_encoding, reply *out, char *err, size_t err_size)

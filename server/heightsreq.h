@@ -23,6 +23,7 @@
 #include "query.h"
 #include "reply.h"
 #include "route.h"
+#include "tile.h"
 
 /* The extension's name without the dot ("png", "npy", "r16"). */
 const char *heightsreq_ext_name(route_ext ext);
@@ -58,6 +59,15 @@ int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_
  * Accept-Encoding and (g->gzip) Content-Encoding: gzip. Returns 0 or -1
  * (no room in the reply: a bug). */
 int heightsreq_headers(const grid_request *g, reply *out);
+
+/* Answers GET/HEAD of a numeric tile (.npy, .r16, .png with an encoding:
+ * heightsreq_is_numeric_tile) from t's cache, filled through grid.h with
+ * the tile's pixel centres: 200, or 304 when if_none_match matches; gzip
+ * (.npy, .r16) when accept_encoding allows it, cached apart. Returns 0 and
+ * fills *out; or an ERR_* code with a message in err. */
+int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
+                          const char *if_none_match, const char *accept_encoding, reply *out,
+                          char *err, size_t err_size);
 
 /* Answers GET/HEAD of a grid route r with query q: 304 when if_none_match
  * matches the ETag (nothing computed), else 200 with the body streamed in

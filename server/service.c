@@ -213,8 +213,10 @@ static int handle_none(service *s, const service_request *rq, reply *out, char *
 static int handle_tile(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
-    return tile_handle(s->tiles, rq->if_none_match, rq->accept_encoding, &rq->route, &rq->query,
-                       out, err, err_size);
+    if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+        return heightsreq_tile_reply(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                     rq->accept_encoding, out, err, err_size);
+    return tile_handle(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, err, err_size);
 }
 
 static int handle_grid(service *s, const service_request *rq, reply *out, char *err,

@@ -3,7 +3,6 @@
 #include "tile.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +10,6 @@
 
 #include "errors.h"
 #include "failalloc.h"
-#include "gzip.h"
-#include "heightsreq.h"
 #include "render.h"
 
 struct tile_service {
@@ -77,6 +74,8 @@ void tile_service_destroy(tile_service *t)
 
 cache *tile_service_cache(tile_service *t) { return t->cache; }
 
+metrics *tile_service_metrics(tile_service *t) { return t->metrics; }
+
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
                    size_t buf_size)
 {
@@ -134,75 +133,9 @@ int tile_etag_matches(const char *inm, const char *etag)
     }
 }
 
-/* A numeric tile's cache fill: the window's bytes through grid.h. */
-typedef struct {
-    tile_service *t;
-    const grid_request *g;
-} numeric_ctx;
-
-static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *out_size,
-                        void **out_user)
+int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
+                reply *out, char *err, size_t err_size)
 {
-    (void)key;
-    numeric_ctx *f = vctx;
-    unsigned char *body;
-    size_t size;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (grid_render(f->g, &body, &size) != 0)
-        return ERR_NOMEM;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    metrics_observe_render(f->t->metrics, (double)(t1.tv_sec - t0.tv_sec) +
-                                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
-    *out_data = body;
-    *out_size = size;
-    *out_user = NULL;
-    return 0;
-}
-
-static int numeric_tile(tile_service *t, const char *inm, const char *accept_encoding,
-                        const route *r, const query_args *q, reply *out, char *err,
-                        size_t err_size)
-{
-    grid_request g;
-    int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, &g, err, err_size);
-    if (rc != 0)
-        return rc;
-    /* the tile's pixel centres, as render_tile_png samples them */
-    int px = 256 * r->scale;
-    render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g.x, &g.y);
-    g.step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
-    g.width = g.height = px;
-    g.gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    char key[1400], etag[32];
-    if (heightsreq_key(r, &g, key, sizeof key) < 0) {
-        snprintf(err, err_size, "canonical request too long");
-        return ERR_INTERNAL;
-    }
-    tile_etag(key, etag, sizeof etag);
-    numeric_ctx f = {t, &g};
-    cache_entry *e = NULL;
-    rc = cache_get(t->cache, key, numeric_fill, &f, &e, NULL);
-    if (rc != 0)
-        return ERR_NOMEM;
-    out->status = tile_etag_matches(inm, etag) ? 304 : 200;
-    out->cache_control = TILE_CACHE_CONTROL;
-    out->body_kind = REPLY_ENTRY;
-    out->entry = e;
-    out->body = cache_entry_data(e);
-    out->size = cache_entry_size(e);
-    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(&g, out) != 0) {
-        reply_release(out);
-        return ERR_INTERNAL;
-    }
-    return 0;
-}
-
-int tile_handle(tile_service *t, const char *inm, const char *accept_encoding, const route *r,
-                const query_args *q, reply *out, char *err, size_t err_size)
-{
-    if (heightsreq_is_numeric_tile(r->ext, q))
-        return numeric_tile(t, inm, accept_encoding, r, q, out, err, err_size);
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
     if (rc != 0)

@@ -21,18 +21,19 @@ typedef struct tile_service tile_service;
 tile_service *tile_service_create(size_t budget_bytes, metrics *m);
 void tile_service_destroy(tile_service *t);
 
-/* The tile cache (for /metrics). */
+/* The tile cache (for /metrics, and numeric tiles share it). */
 cache *tile_service_cache(tile_service *t);
 
-/* Answers GET/HEAD of tile route r with query q. A numeric tile (.npy, .r16,
- * .png?encoding=: heightsreq.h) is the same window's numbers, cached the
- * same way, gzip-compressed (.npy, .r16) when accept_encoding allows it.
- * A picture: 200 with the PNG (body
+/* The metrics render times go to (may be NULL). */
+metrics *tile_service_metrics(tile_service *t);
+
+/* Answers GET/HEAD of tile route r with query q (a picture; numeric tiles
+ * are heightsreq.h's): 200 with the PNG (body
  * REPLY_ENTRY: the cache entry out->entry holds), or 304 when if_none_match (the request's
  * If-None-Match header, NULL if absent) matches. Returns 0 and fills *out;
  * or an ERR_* code with a message in err (ERR_NOMEM out of memory). */
-int tile_handle(tile_service *t, const char *if_none_match, const char *accept_encoding,
-                const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+int tile_handle(tile_service *t, const char *if_none_match, const route *r,
+                const query_args *q, reply *out, char *err, size_t err_size);
 
 /* The canonical request text of a tile, used as cache key and hashed into
  * the ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".

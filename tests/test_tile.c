@@ -15,13 +15,13 @@ static void test_hit_miss_304(void)
 {
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 20, m);
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG};
     const char *a[] = {"octaves", "2", "palette", "terrain"};
     const char *b[] = {"palette", "terrain", "octaves", "2.0", "gain", "0.5"};
     query_args qa = test_query_args(a, 2), qb = test_query_args(b, 3);
     reply r1 = REPLY_INIT, r2 = REPLY_INIT, r3 = REPLY_INIT;
     char err[ERRORS_MSG_MAX];
-    CHECK(tile_handle(t, NULL, NULL, &r, &qa, &r1, err, sizeof err) == 0);
+    CHECK(tile_handle(t, NULL, &r, &qa, &r1, err, sizeof err) == 0);
     CHECK(r1.status == 200 && r1.body_kind == REPLY_ENTRY && r1.entry != NULL);
     CHECK(r1.body == cache_entry_data(r1.entry));
     const unsigned char *png = cache_entry_data(r1.entry);
@@ -31,9 +31,9 @@ static void test_hit_miss_304(void)
     CHECK(etag != NULL && strlen(etag) == 18);
     CHECK(strcmp(r1.content_type, "image/png") == 0);
     CHECK(strcmp(r1.cache_control, "public, max-age=31536000, immutable") == 0);
-    CHECK(tile_handle(t, NULL, NULL, &r, &qb, &r2, err, sizeof err) == 0);
+    CHECK(tile_handle(t, NULL, &r, &qb, &r2, err, sizeof err) == 0);
     CHECK(r2.entry == r1.entry); /* one entry */
-    CHECK(tile_handle(t, etag, NULL, &r, &qb, &r3, err, sizeof err) == 0);
+    CHECK(tile_handle(t, etag, &r, &qb, &r3, err, sizeof err) == 0);
     CHECK(r3.status == 304 && r3.entry == r1.entry);
     CHECK(strcmp(reply_header_value(&r3, "ETag"), etag) == 0);
     cache_stats st;
@@ -44,7 +44,7 @@ static void test_hit_miss_304(void)
     reply_release(&r3);
     const char *bad[] = {"palette", "mauve"};
     query_args qbad = test_query_args(bad, 1);
-    CHECK(tile_handle(t, NULL, NULL, &r, &qbad, &r1, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECK(tile_handle(t, NULL, &r, &qbad, &r1, err, sizeof err) == ERR_BAD_REQUEST);
     CHECK(strstr(err, "palette") != NULL);
     tile_service_destroy(t);
     metrics_destroy(m);
@@ -61,11 +61,11 @@ static void test_out_of_memory(void)
     for (long nth = 1; nth < 100000; nth++) {
         n_runs = nth;
         /* A new tile each time, so every call renders. */
-        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1};
+        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1, ROUTE_EXT_PNG};
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX];
         failalloc_arm(nth);
-        int rc = tile_handle(t, NULL, NULL, &r, &q, &rp, err, sizeof err);
+        int rc = tile_handle(t, NULL, &r, &q, &rp, err, sizeof err);
         int fired = failalloc_fired();
         failalloc_arm(0);
         CHECKF(rc == 0 || rc == ERR_NOMEM, "nth %ld: rc %d", nth, rc);
