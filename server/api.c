@@ -14,6 +14,7 @@
 #include "grid.h"
 #include "heightsreq.h"
 #include "openapi.h"
+#include "params.h"
 #include "render.h"
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
@@ -278,159 +279,115 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
 
 /* ---- the documents built once ---- */
 
-static json_t *param_json(const noise_param *p)
+/* A number of row r as JSON: an integer for integer rows. */
+static json_t *row_number(const param_row *r, double v)
 {
-    json_t *o = json_object();
-    if (o == NULL)
+    return r->p.type == NOISE_PARAM_INTEGER ? json_integer((json_int_t)v) : json_real(v);
+}
+
+/* One row of the parameter table (params.h) as /api/kinds shows it. */
+static json_t *param_json(const param_row *r)
+{
+    const noise_param *p = &r->p;
+    json_t *o = json_object(), *kinds = json_array();
+    if (o == NULL || kinds == NULL) {
+        json_decref(o);
+        json_decref(kinds);
         return NULL;
-    const char *type = p->type == NOISE_PARAM_NUMBER    ? "number"
+    }
+    const char *type = r->flag                          ? "flag"
+                       : p->type == NOISE_PARAM_NUMBER  ? "number"
                        : p->type == NOISE_PARAM_INTEGER ? "integer"
                                                         : "enum";
     json_object_set_new(o, "name", json_string(p->name));
     json_object_set_new(o, "type", json_string(type));
     json_object_set_new(o, "description", json_string(p->description ? p->description : ""));
-    if (p->type == NOISE_PARAM_ENUM) {
+    if (r->flag) {
+        json_object_set_new(o, "choices", json_pack("[i,i]", 0, 1));
+    } else if (p->type == NOISE_PARAM_ENUM) {
         json_t *c = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
             json_array_append_new(c, json_string(p->choices[i]));
         json_object_set_new(o, "choices", c);
-        if (p->default_choice != NULL)
-            json_object_set_new(o, "default", json_string(p->default_choice));
     } else {
-        if (isfinite(p->min))
-            json_object_set_new(o, "minimum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->min)
-                                                  : json_real(p->min));
-        if (isfinite(p->max))
-            json_object_set_new(o, "maximum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->max)
-                                                  : json_real(p->max));
+        json_object_set_new(o, "minimum", row_number(r, p->min));
+        json_object_set_new(o, "maximum", row_number(r, p->max));
         json_object_set_new(o, "exclusiveMinimum", json_boolean(p->min_exclusive));
         json_object_set_new(o, "exclusiveMaximum", json_boolean(p->max_exclusive));
-        if (!p->optional)
-            json_object_set_new(o, "default", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->default_number)
-                                                  : json_real(p->default_number));
     }
-    json_object_set_new(o, "optional", json_boolean(p->optional));
-    if (strcmp(p->name, "lattice") == 0)
-        json_object_set_new(o, "kinds", json_pack("[s,s]", "value", "perlin"));
+    if (p->type == NOISE_PARAM_ENUM && p->default_choice != NULL)
+        json_object_set_new(o, "default", json_string(p->default_choice));
+    else if (p->type != NOISE_PARAM_ENUM && !p->optional)
+        json_object_set_new(o, "default", row_number(r, p->default_number));
+    /* Optional: a request may leave it out (a default applies, or, for t,
+     * absent has its own meaning). */
+    json_object_set_new(o, "optional", json_boolean(!r->required));
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        if (noise_param_applies(p, (noise_kind)k))
+            json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    json_object_set_new(o, "kinds", kinds);
     return o;
 }
 
-/* The numeric forms' parameters (heightsreq.h), for /api/kinds. */
-static const struct {
-    const char *name, *type, *description, *applies_to;
-    int required;
-    double min, max, def; /* NAN: none */
-    int min_exclusive;
-} heights_params[] = {
-    {"x", "number", "plane x of sample (0, 0)", "grid", 1, NAN, NAN, NAN, 0},
-    {"y", "number", "plane y of sample (0, 0)", "grid", 1, NAN, NAN, NAN, 0},
-    {"step", "number", "plane units between samples", "grid", 1, 0, GRID_MAX_STEP, NAN, 1},
-    {"width", "integer", "samples per row", "grid", 1, 1, GRID_MAX_SIDE, NAN, 0},
-    {"height", "integer", "rows", "grid", 1, 1, GRID_MAX_SIDE, NAN, 0},
-    {"gradient", "flag", "1: shape (H, W, 3) value, d/dx, d/dy ((H, W, 4) with t, adding d/dt)",
-     "npy", 0, 0, 1, 0, 0},
-    {"encoding", "enum", "a PNG of numbers instead of colours: gray16, terrarium, mapbox; "
-     "excludes palette, shade and zero", "png", 0, NAN, NAN, NAN, 0},
-    {"height_scale", "number", "metres per unit of value: height = value * height_scale + "
-     "height_offset", "terrarium, mapbox", 0, 0, HEIGHTS_MAX_SCALE, HEIGHTS_DEFAULT_SCALE, 1},
-    {"height_offset", "number", "metres at value 0", "terrarium, mapbox", 0, -HEIGHTS_MAX_OFFSET,
-     HEIGHTS_MAX_OFFSET, 0, 0},
-};
-
-static json_t *heights_document(void)
+/* The rows routes take, as a JSON array. */
+static json_t *rows_json(unsigned int routes)
 {
-    json_t *doc = json_object(), *enc = json_array(), *params = json_array();
-    if (doc == NULL || enc == NULL || params == NULL) {
-        json_decref(doc);
-        json_decref(enc);
-        json_decref(params);
-        return NULL;
-    }
-    for (const char *const *e = heights_encoding_names(); *e != NULL; e++)
-        json_array_append_new(enc, json_string(*e));
-    for (size_t i = 0; i < sizeof heights_params / sizeof heights_params[0]; i++) {
-        json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:b}", "name", heights_params[i].name, "type",
-                              heights_params[i].type, "description",
-                              heights_params[i].description, "applies_to",
-                              heights_params[i].applies_to, "required", heights_params[i].required);
-        int integer = strcmp(heights_params[i].type, "number") != 0;
-        if (o != NULL && !isnan(heights_params[i].min)) {
-            json_object_set_new(o, "minimum", integer ? json_integer((json_int_t)heights_params[i].min)
-                                                      : json_real(heights_params[i].min));
-            json_object_set_new(o, "exclusiveMinimum", json_boolean(heights_params[i].min_exclusive));
-            json_object_set_new(o, "maximum", integer ? json_integer((json_int_t)heights_params[i].max)
-                                                      : json_real(heights_params[i].max));
+    json_t *a = json_array();
+    size_t n = params_count();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        param_row r = params_row(i);
+        if ((r.routes & routes) && json_array_append_new(a, param_json(&r)) != 0) {
+            json_decref(a);
+            return NULL;
         }
-        if (o != NULL && !isnan(heights_params[i].def))
-            json_object_set_new(o, "default", integer ? json_integer((json_int_t)heights_params[i].def)
-                                                      : json_real(heights_params[i].def));
-        if (o != NULL && strcmp(heights_params[i].name, "encoding") == 0)
-            json_object_set_new(o, "choices", json_deep_copy(enc));
-        json_array_append_new(params, o);
     }
-    json_object_set_new(doc, "tile_formats", json_pack("[s,s,s]", "png", "npy", "r16"));
-    json_object_set_new(doc, "tile_url", json_string("/{kind}/{seed}/{z}/{x}/{y}.{npy,r16,png}"));
-    json_object_set_new(doc, "grid_url", json_string("/{kind}/{seed}/grid.{npy,r16,png}"));
-    json_object_set_new(doc, "grid_sample",
-                        json_string("sample (i, j) is the field at (x + i*step, y + j*step)"));
-    json_object_set_new(doc, "encodings", enc);
-    json_object_set_new(doc, "parameters", params);
-    json_object_set_new(doc, "mappings", json_pack(
-        "{s:s,s:s,s:s,s:s,s:s}",
-        "npy", "NumPy 1.0, <f4, C order, shape (height, width)",
-        "r16", "little-endian uint16 u = floor((v + 1) * 32767.5 + 0.5) clamped to 0..65535",
-        "gray16", "16-bit grayscale PNG of the same u",
-        "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
-        "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
-    return doc;
+    return a;
 }
 
 json_t *api_kinds_document(void)
 {
-    json_t *doc = json_object(), *kinds = json_array(), *params = json_array(),
-           *palettes = json_array();
-    if (doc == NULL || kinds == NULL || params == NULL || palettes == NULL)
+    json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
+    if (doc == NULL || kinds == NULL || palettes == NULL)
         goto fail;
     json_object_set_new(doc, "kinds", kinds);
-    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
     json_object_set_new(doc, "palettes", palettes);
     for (int k = 0; k < NOISE_KIND_COUNT; k++)
         json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(params, param_json(&p[i]));
     const char *const *pal = render_palette_names();
     for (size_t i = 0; pal[i] != NULL; i++)
         json_array_append_new(palettes, json_string(pal[i]));
-    json_t *pal_choices = json_deep_copy(palettes);
-    json_object_set_new(doc, "render", json_pack(
-        "[{s:s,s:s,s:s,s:o?,s:s},{s:s,s:s,s:s,s:[i,i],s:i},{s:s,s:s,s:s,s:[i,i],s:i}]",
-        "name", "palette", "type", "enum", "description", "colour map of the tile",
-        "choices", pal_choices, "default", pal[0],
-        "name", "shade", "type", "flag", "description", "1: hillshading from the analytic gradient",
-        "choices", 0, 1, "default", 0,
-        "name", "zero", "type", "flag", "description", "1: mark where the value crosses 0",
-        "choices", 0, 1, "default", 0));
+    json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
+    json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
+    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
+    json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
+    json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));
+    json_object_set_new(doc, "heights", json_pack(
+        "{s:[s,s,s],s:s,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s}}",
+        "tile_formats", "png", "npy", "r16",
+        "tile_url", "/{kind}/{seed}/{z}/{x}/{y}.{npy,r16} and .png?encoding=",
+        "grid_url", "/{kind}/{seed}/grid.{npy,r16,png}",
+        "grid_sample", "sample (i, j) is the field at (x + i*step, y + j*step)",
+        "mappings",
+        "npy", "NumPy 1.0, <f4, C order, shape (height, width); gradient=1: (height, width, 3)",
+        "r16", "little-endian uint16 u = floor((v + 1) * 32767.5 + 0.5) clamped to 0..65535",
+        "gray16", "16-bit grayscale PNG of the same u",
+        "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
+        "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
     json_object_set_new(doc, "limits", json_pack(
         "{s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
         "max_body_bytes", LIMIT_BODY_BYTES, "max_query_params", LIMIT_QUERY_PARAMS,
         "seed_max", (json_int_t)UINT32_MAX, "tile_index_max", (json_int_t)INT32_MAX,
-        "grid_max_side", GRID_MAX_SIDE, "grid_max_samples", (json_int_t)GRID_MAX_SAMPLES,
-        "grid_max_step", GRID_MAX_STEP));
-    json_object_set_new(doc, "heights", heights_document());
+        "grid_max_side", LIMIT_GRID_SIDE, "grid_max_samples", (json_int_t)LIMIT_GRID_SAMPLES,
+        "grid_max_step", LIMIT_GRID_STEP));
     return doc;
 fail:
     json_decref(doc);
     json_decref(kinds);
-    json_decref(params);
     json_decref(palettes);
     return NULL;
 }

@@ -22,14 +22,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon_limits.h"
 #include "heights.h"
 #include "noise.h"
 #include "render.h"
 
-/* Window limits (for /api/kinds, OpenAPI and validation). */
-#define GRID_MAX_SIDE 8193             /* width and height each */
-#define GRID_MAX_SAMPLES 16785409LL    /* 4097 * 4097: Unity's largest heightmap */
-#define GRID_MAX_STEP 1e6
+/* Window limits (daemon_limits.h says why). */
+#define GRID_MAX_SIDE LIMIT_GRID_SIDE        /* width and height each */
+#define GRID_MAX_SAMPLES LIMIT_GRID_SAMPLES  /* 4097 * 4097 */
+#define GRID_MAX_STEP LIMIT_GRID_STEP
 
 /* Bytes of encoded output one band aims at (a band is at least one row). */
 #define GRID_BAND_BYTES (256 * 1024)

@@ -12,11 +12,6 @@
 #include "gzip.h"
 #include "tile.h"
 
-enum { P_X, P_Y, P_STEP, P_WIDTH, P_HEIGHT, P_GRADIENT, P_ENCODING, P_SCALE, P_OFFSET, P_COUNT };
-static const char *const pnames[P_COUNT] = {"x",        "y",        "step",         "width",
-                                            "height",   "gradient", "encoding",     "height_scale",
-                                            "height_offset"};
-
 const char *heightsreq_ext_name(route_ext ext)
 {
     return ext == ROUTE_EXT_NPY ? "npy" : ext == ROUTE_EXT_R16 ? "r16" : "png";
@@ -32,11 +27,11 @@ int heightsreq_is_numeric_tile(route_ext ext, const query_args *q)
     return 0;
 }
 
-/* Echoes a client value into a message: printable, at most 40 bytes. */
+/* Echoes a client value into a message: printable, at most 20 bytes. */
 static const char *shown(const char *v, char *buf, size_t buf_size)
 {
     size_t n = 0, i = 0;
-    for (; v[i] != '\0' && n + 4 < buf_size && i < 40; i++)
+    for (; v[i] != '\0' && n + 4 < buf_size; i++)
         buf[n++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
     if (v[i] != '\0') {
         memcpy(buf + n, "...", 3);
@@ -46,159 +41,84 @@ static const char *shown(const char *v, char *buf, size_t buf_size)
     return buf;
 }
 
-static int bad(char *err, size_t err_size, const char *what, const char *range, const char *v)
+/* The value of parameter name in q, or NULL. */
+static const char *arg(const query_args *q, const char *name)
 {
-    char b[64];
-    snprintf(err, err_size, "%s must be %s, got '%s'", what, range, shown(v, b, sizeof b));
-    return ERR_BAD_REQUEST;
-}
-
-/* A side of the window: an integer (written "8" or "8.0") in 1..GRID_MAX_SIDE;
- * beyond the limit is 413. */
-static int parse_side(const char *name, const char *v, int *out, char *err, size_t err_size)
-{
-    char range[64], b[64];
-    snprintf(range, sizeof range, "an integer in 1..%d", GRID_MAX_SIDE);
-    double d;
-    if (query_parse_number(v, &d) != 0 || d != floor(d) || d < 1)
-        return bad(err, err_size, name, range, v);
-    if (d > GRID_MAX_SIDE) {
-        snprintf(err, err_size,
-                 "%s must be %s (ask for a larger window in several grids), got '%s'", name,
-                 range, shown(v, b, sizeof b));
-        return ERR_TOO_LARGE;
-    }
-    *out = (int)d;
-    return 0;
+    for (size_t i = 0; i < q->n; i++)
+        if (strcmp(q->names[i], name) == 0)
+            return q->values[i];
+    return NULL;
 }
 
 int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is_grid,
                      route_ext ext, grid_request *out, char *err, size_t err_size)
 {
-    const char *mine[P_COUNT] = {NULL};
-    query_args rest;
-    memset(&rest, 0, sizeof rest);
-
     memset(out, 0, sizeof *out);
-    for (size_t i = 0; i < q->n; i++) {
-        const char *name = q->names[i];
-        int p = 0;
-        while (p < P_COUNT && strcmp(name, pnames[p]) != 0)
-            p++;
-        if (p <= P_HEIGHT && !is_grid)
-            p = P_COUNT; /* tiles have their window: the field parser refuses x */
-        if (p == P_COUNT) {
-            rest.names[rest.n] = name;
-            rest.values[rest.n] = q->values[i];
-            rest.n++;
-            continue;
-        }
-        if (mine[p] != NULL) {
-            snprintf(err, err_size, "parameter '%s' given twice", name);
-            return ERR_BAD_REQUEST;
-        }
-        mine[p] = q->values[i];
-        if (p == P_GRADIENT && ext != ROUTE_EXT_NPY) {
-            snprintf(err, err_size,
-                     "gradient applies only to .npy (value, d/dx, d/dy per sample), not .%s",
-                     heightsreq_ext_name(ext));
-            return ERR_BAD_REQUEST;
-        }
-        if (p == P_ENCODING && ext != ROUTE_EXT_PNG) {
-            snprintf(err, err_size,
-                     "encoding applies only to .png (gray16, terrarium, mapbox), not .%s",
-                     heightsreq_ext_name(ext));
-            return ERR_BAD_REQUEST;
-        }
+    /* Parameters of another form: said in words the generic "unknown
+     * parameter" cannot give. */
+    const char *encoding = arg(q, "encoding");
+    if (arg(q, "gradient") != NULL && ext != ROUTE_EXT_NPY) {
+        snprintf(err, err_size,
+                 "gradient applies only to .npy (value, d/dx, d/dy per sample), not .%s",
+                 heightsreq_ext_name(ext));
+        return ERR_BAD_REQUEST;
     }
-
-    /* the form: .npy, .r16, a PNG encoding, or (grid.png only) a picture */
-    out->enc.height_scale = HEIGHTS_DEFAULT_SCALE;
-    out->enc.height_offset = 0.0;
-    if (ext == ROUTE_EXT_NPY) {
-        out->enc.format = HEIGHTS_NPY;
-    } else if (ext == ROUTE_EXT_R16) {
-        out->enc.format = HEIGHTS_R16;
-    } else if (mine[P_ENCODING] != NULL) {
-        if (heights_encoding_from_name(mine[P_ENCODING], &out->enc.format) != 0)
-            return bad(err, err_size, "encoding", "one of gray16, terrarium, mapbox",
-                       mine[P_ENCODING]);
-        for (size_t i = 0; i < rest.n; i++)
-            if (strcmp(rest.names[i], "palette") == 0 || strcmp(rest.names[i], "shade") == 0 ||
-                strcmp(rest.names[i], "zero") == 0) {
+    if (encoding != NULL && ext != ROUTE_EXT_PNG) {
+        snprintf(err, err_size, "encoding applies only to .png (gray16, terrarium, mapbox), not .%s",
+                 heightsreq_ext_name(ext));
+        return ERR_BAD_REQUEST;
+    }
+    if (encoding != NULL) {
+        static const char *const drawing[] = {"palette", "shade", "zero"};
+        for (int k = 0; k < 3; k++)
+            if (arg(q, drawing[k]) != NULL) {
+                char b[24];
                 snprintf(err, err_size,
                          "encoding=%s excludes %s (an encoding carries numbers, not colours, "
                          "shading or a zero line): drop one of them",
-                         heights_format_name(out->enc.format), rest.names[i]);
+                         shown(encoding, b, sizeof b), drawing[k]);
                 return ERR_BAD_REQUEST;
             }
-    } else {
-        out->picture = 1; /* grid.png without an encoding (tiles never get here) */
     }
-    int heights_in_metres = mine[P_ENCODING] != NULL && out->enc.format != HEIGHTS_GRAY16;
-    for (int p = P_SCALE; p <= P_OFFSET; p++)
-        if (mine[p] != NULL && !heights_in_metres) {
+    int in_metres = encoding != NULL && strcmp(encoding, "gray16") != 0;
+    static const char *const metres[] = {"height_scale", "height_offset"};
+    for (int k = 0; k < 2; k++)
+        if (arg(q, metres[k]) != NULL && !in_metres) {
             snprintf(err, err_size,
                      "%s applies only with encoding=terrarium or encoding=mapbox (heights in "
-                     "metres)", pnames[p]);
+                     "metres)", metres[k]);
             return ERR_BAD_REQUEST;
         }
-    if (mine[P_SCALE] != NULL &&
-        (query_parse_number(mine[P_SCALE], &out->enc.height_scale) != 0 ||
-         !(out->enc.height_scale > 0) || out->enc.height_scale > HEIGHTS_MAX_SCALE))
-        return bad(err, err_size, "height_scale", "a number in (0, 1e6] (metres per unit of value)",
-                   mine[P_SCALE]);
-    if (mine[P_OFFSET] != NULL &&
-        (query_parse_number(mine[P_OFFSET], &out->enc.height_offset) != 0 ||
-         fabs(out->enc.height_offset) > HEIGHTS_MAX_OFFSET))
-        return bad(err, err_size, "height_offset", "a number in [-1e6, 1e6] (metres at value 0)",
-                   mine[P_OFFSET]);
-    if (mine[P_GRADIENT] != NULL) {
-        const char *v = mine[P_GRADIENT];
-        if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0)
-            out->enc.gradient = 1;
-        else if (strcmp(v, "0") != 0 && strcmp(v, "false") != 0)
-            return bad(err, err_size, "gradient", "0 or 1", v);
-    }
 
-    if (is_grid) {
-        for (int p = P_X; p <= P_HEIGHT; p++)
-            if (mine[p] == NULL) {
-                snprintf(err, err_size, "missing parameter '%s' (%s)", pnames[p],
-                         p <= P_Y ? "a finite decimal number"
-                         : p == P_STEP ? "a number in (0, 1e6]"
-                                       : "an integer in 1..8193");
-                return ERR_BAD_REQUEST;
-            }
-        if (query_parse_number(mine[P_X], &out->x) != 0)
-            return bad(err, err_size, "x", "a finite decimal number", mine[P_X]);
-        if (query_parse_number(mine[P_Y], &out->y) != 0)
-            return bad(err, err_size, "y", "a finite decimal number", mine[P_Y]);
-        if (query_parse_number(mine[P_STEP], &out->step) != 0 || !(out->step > 0) ||
-            out->step > GRID_MAX_STEP)
-            return bad(err, err_size, "step", "a number in (0, 1e6] (plane units between samples)",
-                       mine[P_STEP]);
-        int rc = parse_side("width", mine[P_WIDTH], &out->width, err, err_size);
-        if (rc == 0)
-            rc = parse_side("height", mine[P_HEIGHT], &out->height, err, err_size);
-        if (rc != 0)
-            return rc;
-        long long samples = (long long)out->width * out->height;
-        if (samples > GRID_MAX_SAMPLES) {
-            snprintf(err, err_size,
-                     "width * height must be at most %lld (4097 x 4097), got %d x %d = %lld "
-                     "(ask for a larger window in several grids)",
-                     GRID_MAX_SAMPLES, out->width, out->height, samples);
-            return ERR_TOO_LARGE;
-        }
-    }
-
+    int flags = is_grid ? QUERY_WINDOW : 0;
+    if (ext == ROUTE_EXT_NPY)
+        flags |= QUERY_NPY;
+    else if (ext == ROUTE_EXT_PNG)
+        flags |= encoding != NULL ? QUERY_ENCODING : QUERY_RENDER; /* RENDER: a grid's picture */
     query_result qr;
-    int rc = query_parse(&rest, kind, seed, out->picture ? QUERY_RENDER : 0, &qr, err, err_size);
+    int rc = query_parse(q, kind, seed, flags, &qr, err, err_size);
     if (rc != 0)
         return rc;
+
     out->spec = qr.spec;
     out->render = qr.render;
+    out->x = qr.window.x;
+    out->y = qr.window.y;
+    out->step = qr.window.step;
+    out->width = qr.window.width;
+    out->height = qr.window.height;
+    out->enc.height_scale = qr.value[PARAM_HEIGHT_SCALE];
+    out->enc.height_offset = qr.value[PARAM_HEIGHT_OFFSET];
+    out->enc.gradient = qr.value[PARAM_GRADIENT] != 0;
+    if (ext == ROUTE_EXT_NPY)
+        out->enc.format = HEIGHTS_NPY;
+    else if (ext == ROUTE_EXT_R16)
+        out->enc.format = HEIGHTS_R16;
+    else if (encoding != NULL)
+        heights_encoding_from_name(heights_encoding_names()[(int)qr.value[PARAM_ENCODING]],
+                                   &out->enc.format);
+    else
+        out->picture = 1; /* grid.png without an encoding (tiles never get here) */
     return 0;
 }
 

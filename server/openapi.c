@@ -1,17 +1,18 @@
 /* openapi.c: the OpenAPI 3.1 document of the daemon. The fixed part is a
  * JSON template (written with ' for " to stay readable in C); the field
- * parameters are generated from noise_params(), the palettes from
+ * parameters are generated from the parameter table (params.h), the palettes from
  * render_palette_names(), the limits from daemon_limits.h. */
 #include "openapi.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "daemon_limits.h"
-#include "grid.h"
 #include "noise.h"
+#include "params.h"
 #include "render.h"
 
 static const char template_text[] =
@@ -33,7 +34,7 @@ static const char template_text[] =
 "   'head':{'operationId':'headTile2x','summary':'Headers of the tile, no body','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
 "   'options':{'operationId':'optionsTile2x','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/{z}/{x}/{y}.{format}':{"
-"   'summary':'The tile as numbers: .npy (NumPy float32) or .r16 (16-bit raw); @2x too. The same pixel centres as the PNG tile; gzip when asked',"
+"   'summary':'The tile as numbers: .npy (NumPy float32) or .r16 (16-bit raw); @2x too. The PNG tile pixel centres; gzip when asked',"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/z'},{'$ref':'#/components/parameters/x'},{'$ref':'#/components/parameters/y'},{'$ref':'#/components/parameters/format'}],"
 "   'get':{'operationId':'getNumericTile','summary':'Tile (z, x, y) as numbers','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
 "   'head':{'operationId':'headNumericTile','summary':'Headers only','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
@@ -41,7 +42,7 @@ static const char template_text[] =
 "  '/{kind}/{seed}/grid.{gridFormat}':{"
 "   'summary':'Any window of the field: sample (i, j) is the field at (x + i*step, y + j*step); streamed in bands of rows',"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/gridFormat'}],"
-"   'get':{'operationId':'getGrid','summary':'A width x height grid as .npy, .r16 or PNG (an encoding, or without one a picture in tile colours)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
+"   'get':{'operationId':'getGrid','summary':'A width x height grid as .npy, .r16 or PNG (with an encoding: numbers; without: a picture in tile colours)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
 "   'head':{'operationId':'headGrid','summary':'Headers only (nothing computed)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
 "   'options':{'operationId':'optionsGrid','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/point':{"
@@ -79,24 +80,10 @@ static const char template_text[] =
 "   'z':{'name':'z','in':'path','required':true,'description':'Zoom level','schema':{'type':'integer','minimum':0,'maximum':30}},"
 "   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
-"   'pointX':{'name':'x','in':'query','required':true,'description':'Plane x coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'pointY':{'name':'y','in':'query','required':true,'description':'Plane y coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
-"   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
-"   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
 "   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}},"
 "   'acceptEncoding':{'name':'Accept-Encoding','in':'header','required':false,'description':'gzip: .npy and .r16 bodies (and JSON answers) come gzip-compressed, with their own ETag','schema':{'type':'string'}},"
-"   'format':{'name':'format','in':'path','required':true,'description':'npy: NumPy 1.0 <f4 C order, shape (H, W) (with gradient (H, W, 3), with t too (H, W, 4)); r16: little-endian uint16 u = floor((v+1)*32767.5+0.5)','schema':{'type':'string','enum':['npy','r16']}},"
-"   'gridFormat':{'name':'gridFormat','in':'path','required':true,'description':'npy, r16, or png (with encoding: numbers; without: a picture)','schema':{'type':'string','enum':['npy','r16','png']}},"
-"   'gridX':{'name':'x','in':'query','required':true,'description':'Plane x of sample (0, 0), finite','schema':{'type':'number'}},"
-"   'gridY':{'name':'y','in':'query','required':true,'description':'Plane y of sample (0, 0), finite','schema':{'type':'number'}},"
-"   'step':{'name':'step','in':'query','required':true,'description':'Plane units between samples','schema':{'type':'number','exclusiveMinimum':0,'maximum':1000000}},"
-"   'width':{'name':'width','in':'query','required':true,'description':'Samples per row; width*height at most @GRID_MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@GRID_MAX_SIDE@}},"
-"   'height':{'name':'height','in':'query','required':true,'description':'Rows; width*height at most @GRID_MAX_SAMPLES@ (413 beyond)','schema':{'type':'integer','minimum':1,'maximum':@GRID_MAX_SIDE@}},"
-"   'gradient':{'name':'gradient','in':'query','required':false,'description':'.npy only. 1: value, d/dx, d/dy per sample (and d/dt with t)','schema':{'type':'integer','enum':[0,1],'default':0}},"
-"   'encoding':{'name':'encoding','in':'query','required':false,'description':'.png only: numbers instead of colours. gray16: 16-bit gray of the .r16 mapping; terrarium, mapbox: heights in metres. Excludes palette, shade and zero','schema':{'type':'string','enum':['gray16','terrarium','mapbox']}},"
-"   'heightScale':{'name':'height_scale','in':'query','required':false,'description':'terrarium and mapbox: height = value * height_scale + height_offset metres; out-of-range heights clamp','schema':{'type':'number','exclusiveMinimum':0,'maximum':1000000,'default':1000}},"
-"   'heightOffset':{'name':'height_offset','in':'query','required':false,'description':'terrarium and mapbox: metres at value 0','schema':{'type':'number','minimum':-1000000,'maximum':1000000,'default':0}}"
+"   'format':{'name':'format','in':'path','required':true,'description':'npy: NumPy 1.0 <f4 C order, shape (H, W) (gradient: (H, W, 3), with t (H, W, 4)); r16: little-endian uint16 u = floor((v+1)*32767.5+0.5)','schema':{'type':'string','enum':['npy','r16']}},"
+"   'gridFormat':{'name':'gridFormat','in':'path','required':true,'description':'npy, r16, or png (with encoding: numbers; without: a picture)','schema':{'type':'string','enum':['npy','r16','png']}}"
 "  },"
 "  'headers':{"
 "   'CORS':{'description':'Always *','schema':{'type':'string','const':'*'}},"
@@ -108,13 +95,13 @@ static const char template_text[] =
 "  },"
 "  'responses':{"
 "   'Tile':{'description':'The PNG (indexed unless shaded)','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
-"   'Numbers':{'description':'The numbers (see the format); Vary: Accept-Encoding, Content-Encoding: gzip when asked','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'X-Width':{'$ref':'#/components/headers/XWidth'},'X-Height':{'$ref':'#/components/headers/XHeight'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/x-npy':{'schema':{'type':'string','contentMediaType':'application/x-npy'}},'application/octet-stream':{'schema':{'type':'string','contentMediaType':'application/octet-stream'}},'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
+"   'Numbers':{'description':'The numbers in the form asked for; Vary: Accept-Encoding and Content-Encoding: gzip for .npy and .r16 when asked','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'X-Width':{'$ref':'#/components/headers/XWidth'},'X-Height':{'$ref':'#/components/headers/XHeight'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/x-npy':{'schema':{'type':'string','contentMediaType':'application/x-npy'}},'application/octet-stream':{'schema':{'type':'string','contentMediaType':'application/octet-stream'}},'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
 "   'NotModified':{'description':'If-None-Match matched the ETag; no body','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'}}},"
 "   'Preflight':{'description':'CORS preflight: Allow, Access-Control-Allow-Methods, -Headers, -Max-Age','headers':{'Allow':{'$ref':'#/components/headers/Allow'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}}},"
 "   'BadRequest':{'description':'A path number out of range, an unknown, duplicated, missing or out-of-range parameter, or a malformed body; the message names it','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
-"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes, more than @MAX_POINTS@ points, or a grid over its limits','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes, more than @MAX_POINTS@ points, or a window over its limits','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
 "  },"
 "  'schemas':{"
@@ -129,10 +116,17 @@ static const char template_text[] =
 " }"
 "}";
 
-/* The schema of one field parameter, from the table. */
-static json_t *param_schema(const noise_param *p)
+/* The schema of one row of the parameter table (params.h). */
+static json_t *param_schema(const param_row *r)
 {
+    const noise_param *p = &r->p;
     json_t *s = json_object();
+    if (r->flag) {
+        json_object_set_new(s, "type", json_string("integer"));
+        json_object_set_new(s, "enum", json_pack("[i,i]", 0, 1));
+        json_object_set_new(s, "default", json_integer((json_int_t)p->default_number));
+        return s;
+    }
     if (p->type == NOISE_PARAM_ENUM) {
         json_t *e = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
@@ -145,10 +139,10 @@ static json_t *param_schema(const noise_param *p)
     }
     int integer = p->type == NOISE_PARAM_INTEGER;
     json_object_set_new(s, "type", json_string(integer ? "integer" : "number"));
-    if (isfinite(p->min))
+    if (isfinite(p->min) && fabs(p->min) < DBL_MAX)
         json_object_set_new(s, p->min_exclusive ? "exclusiveMinimum" : "minimum",
                             integer ? json_integer((json_int_t)p->min) : json_real(p->min));
-    if (isfinite(p->max))
+    if (isfinite(p->max) && fabs(p->max) < DBL_MAX)
         json_object_set_new(s, p->max_exclusive ? "exclusiveMaximum" : "maximum",
                             integer ? json_integer((json_int_t)p->max) : json_real(p->max));
     if (!p->optional)
@@ -157,82 +151,62 @@ static json_t *param_schema(const noise_param *p)
     return s;
 }
 
-static json_t *ref(const char *name);
+/* The description of a row: the table's, plus the kinds it is limited to. */
+static void param_description(const param_row *r, char *buf, size_t size)
+{
+    char kinds[96] = "";
+    size_t used = 0, count = 0, total = 0;
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        total += noise_param_applies(&r->p, (noise_kind)k);
+    for (int k = 0; total < NOISE_KIND_COUNT && k < NOISE_KIND_COUNT; k++) {
+        if (!noise_param_applies(&r->p, (noise_kind)k))
+            continue;
+        count++;
+        int w = snprintf(kinds + used, sizeof kinds - used, "%s%s",
+                         count == 1 ? "" : count == total ? " and " : ", ",
+                         noise_kind_name((noise_kind)k));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    snprintf(buf, size, "%s%s%s%s", r->p.description, kinds[0] ? " (" : "", kinds,
+             kinds[0] ? " only)" : "");
+}
 
-/* The query parameter objects of the field (plus render / point ones). */
-static json_t *param_list(int render, int point)
+/* The query parameter objects of the rows routes take (PARAMS_* bits). */
+static json_t *param_list(unsigned int routes)
 {
     json_t *list = json_array();
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    if (point) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointX"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointY"));
-    }
+    size_t n = params_count();
     for (size_t i = 0; i < n; i++) {
+        param_row r = params_row(i);
+        if (!(r.routes & routes))
+            continue;
         char desc[512];
-        snprintf(desc, sizeof desc, "%s%s", p[i].description ? p[i].description : p[i].name,
-                 strcmp(p[i].name, "lattice") == 0 ? " (value and perlin only)" : "");
-        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", p[i].name,
-                                              "in", "query", "required", 0, "description", desc,
-                                              "schema", param_schema(&p[i])));
+        param_description(&r, desc, sizeof desc);
+        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", r.p.name, "in",
+                                              "query", "required", r.required, "description",
+                                              desc, "schema", param_schema(&r)));
     }
-    if (render) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/palette"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/shade"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/zero"));
-        json_array_append_new(list, ref("encoding"));
-        json_array_append_new(list, ref("heightScale"));
-        json_array_append_new(list, ref("heightOffset"));
+    if (routes & (PARAMS_RENDER | PARAMS_NPY | PARAMS_ENCODING | PARAMS_WINDOW))
         json_array_append_new(list,
                               json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
-    }
-    return list;
-}
-
-static json_t *ref(const char *name)
-{
-    char path[96];
-    snprintf(path, sizeof path, "#/components/parameters/%s", name);
-    return json_pack("{s:s}", "$ref", path);
-}
-
-/* The parameters of numeric tiles (grid 0) and grids (grid 1). */
-static json_t *numbers_param_list(int grid)
-{
-    json_t *list = param_list(0, 0);
-    if (grid) {
-        json_t *win = json_pack("[o,o,o,o,o]", ref("gridX"), ref("gridY"), ref("step"),
-                                ref("width"), ref("height"));
-        json_array_extend(win, list);
-        json_decref(list);
-        list = win;
-    }
-    json_array_append_new(list, ref("gradient"));
-    if (grid) {
-        json_array_append_new(list, ref("encoding"));
-        json_array_append_new(list, ref("heightScale"));
-        json_array_append_new(list, ref("heightOffset"));
-        json_array_append_new(list, ref("palette"));
-        json_array_append_new(list, ref("shade"));
-        json_array_append_new(list, ref("zero"));
-    }
-    json_array_append_new(list, ref("ifNoneMatch"));
-    json_array_append_new(list, ref("acceptEncoding"));
+    if (routes & (PARAMS_NPY | PARAMS_WINDOW))
+        json_array_append_new(list,
+                              json_pack("{s:s}", "$ref", "#/components/parameters/acceptEncoding"));
     return list;
 }
 
 static json_t *number_responses(int grid)
 {
-    return json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
-                     "200", "$ref", "#/components/responses/Numbers",
-                     "304", "$ref", "#/components/responses/NotModified",
-                     "400", "$ref", "#/components/responses/BadRequest",
-                     "404", "$ref", "#/components/responses/NotFound",
-                     "405", "$ref", "#/components/responses/MethodNotAllowed",
-                     grid ? "413" : "503", "$ref",
-                     grid ? "#/components/responses/TooLarge" : "#/components/responses/Overloaded",
-                     "503", "$ref", "#/components/responses/Overloaded");
+    json_t *r = json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
+                          "200", "$ref", "#/components/responses/Numbers",
+                          "304", "$ref", "#/components/responses/NotModified",
+                          "400", "$ref", "#/components/responses/BadRequest",
+                          "404", "$ref", "#/components/responses/NotFound",
+                          "405", "$ref", "#/components/responses/MethodNotAllowed",
+                          "503", "$ref", "#/components/responses/Overloaded");
+    if (r != NULL && grid)
+        json_object_set_new(r, "413", json_pack("{s:s}", "$ref", "#/components/responses/TooLarge"));
+    return r;
 }
 
 static json_t *tile_responses(void)
@@ -256,12 +230,17 @@ static int fill(json_t *node)
             if (json_is_string(val) && json_string_value(val)[0] == '@') {
                 const char *name = json_string_value(val);
                 json_t *repl = NULL;
-                if (strcmp(name, "@FIELD@") == 0) repl = param_list(0, 0);
-                else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
-                else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
+                if (strcmp(name, "@FIELD@") == 0) repl = param_list(PARAMS_FIELD);
+                else if (strcmp(name, "@FIELD_RENDER@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER | PARAMS_ENCODING);
+                else if (strcmp(name, "@FIELD_POINT@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_POINT);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
-                else if (strcmp(name, "@FIELD_NUMBERS@") == 0) repl = numbers_param_list(0);
-                else if (strcmp(name, "@FIELD_GRID@") == 0) repl = numbers_param_list(1);
+                else if (strcmp(name, "@FIELD_NUMBERS@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_NPY);
+                else if (strcmp(name, "@FIELD_GRID@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER | PARAMS_WINDOW | PARAMS_NPY |
+                                      PARAMS_ENCODING);
                 else if (strcmp(name, "@NUMBER_RESPONSES@") == 0) repl = number_responses(0);
                 else if (strcmp(name, "@GRID_RESPONSES@") == 0) repl = number_responses(1);
                 else if (strcmp(name, "@KINDS@") == 0) {
@@ -276,11 +255,13 @@ static int fill(json_t *node)
                 } else if (strcmp(name, "@PALETTE0@") == 0) {
                     repl = json_string(render_palette_names()[0]);
                 } else if (strcmp(name, "@PARAM_SCHEMAS@") == 0) {
-                    size_t n;
-                    const noise_param *p = noise_params(&n);
+                    size_t n = params_count();
                     repl = json_object();
-                    for (size_t i = 0; i < n; i++)
-                        json_object_set_new(repl, p[i].name, param_schema(&p[i]));
+                    for (size_t i = 0; i < n; i++) {
+                        param_row r = params_row(i);
+                        if (r.routes & PARAMS_FIELD)
+                            json_object_set_new(repl, r.p.name, param_schema(&r));
+                    }
                 }
                 if (repl == NULL || json_object_set_new(node, key, repl) != 0)
                     return -1;
@@ -317,14 +298,6 @@ json_t *openapi_document(void)
             snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
             num = val;
             p += 10;
-        } else if (strncmp(p, "@GRID_MAX_SIDE@", 15) == 0) {
-            snprintf(val, sizeof val, "%d", GRID_MAX_SIDE);
-            num = val;
-            p += 15;
-        } else if (strncmp(p, "@GRID_MAX_SAMPLES@", 18) == 0) {
-            snprintf(val, sizeof val, "%lld", GRID_MAX_SAMPLES);
-            num = val;
-            p += 18;
         }
         if (num != NULL) {
             size_t l = strlen(num);

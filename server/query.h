@@ -8,6 +8,7 @@
 
 #include "daemon_limits.h"
 #include "noise.h"
+#include "params.h"
 #include "render.h"
 
 typedef struct {
@@ -18,8 +19,14 @@ typedef struct {
     char msg[160];
 } query_args;
 
-/* Which parameters besides the field's an endpoint takes. */
-enum { QUERY_RENDER = 1, QUERY_POINT = 2 };
+/* Which parameters besides the field's an endpoint takes (params.h). */
+enum {
+    QUERY_RENDER = PARAMS_RENDER,
+    QUERY_POINT = PARAMS_POINT,
+    QUERY_WINDOW = PARAMS_WINDOW,     /* x, y, step, width, height */
+    QUERY_NPY = PARAMS_NPY,           /* gradient */
+    QUERY_ENCODING = PARAMS_ENCODING  /* encoding, height_scale, height_offset */
+};
 
 /* Percent-decodes s in place the way the query and the path of a request
  * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
@@ -47,15 +54,26 @@ int query_args_add(query_args *a, const char *key, size_t key_size, const char *
 /* The parsed parameters of one request. */
 typedef struct {
     noise_spec spec;
-    render_opts render; /* with QUERY_RENDER */
-    double x, y;        /* with QUERY_POINT */
+    double value[PARAM_COUNT]; /* the daemon's own parameters by param_id
+                                  (an enum: its choice's index), defaults
+                                  filled in for the rows the route takes */
+    int given[PARAM_COUNT];    /* 1: sent in the query */
+    render_opts render;        /* with QUERY_RENDER, from value[] */
+    double x, y;               /* with QUERY_POINT, from value[] */
+    struct {                   /* with QUERY_WINDOW: sample (i, j) is at */
+        double x, y, step;     /* (x + i*step, y + j*step) */
+        int width, height;
+    } window;
 } query_result;
 
-/* Splits args by what the endpoint accepts (flags: QUERY_RENDER,
- * QUERY_POINT), checks the render and point parameters, and hands the rest
- * to noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
+/* Splits args by the parameter table (params.h) for an endpoint that takes
+ * the field's parameters and those of flags (QUERY_RENDER, QUERY_POINT),
+ * checks the daemon's own against their rows, and hands the field's to
+ * noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
  * ERR_BAD_REQUEST with a message naming the parameter: unknown for this
- * endpoint, given twice, missing (x, y), out of range, not a number. */
+ * endpoint (listing what it takes), given twice, missing (x, y), out of
+ * range, not a number; or ERR_TOO_LARGE (413) for a window wider or taller
+ * than LIMIT_GRID_SIDE or of more than LIMIT_GRID_SAMPLES samples. */
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 

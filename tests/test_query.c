@@ -76,6 +76,39 @@ static void test_errors_name_the_parameter(void)
     CHECK(strstr(err, "shade") && strstr(err, "twice"));
 }
 
+/* Messages come from the parameter table: the exact text a user reads. */
+static void test_messages_from_the_table(void)
+{
+    static const struct { const char *k, *v, *msg; int flags; } cases[] = {
+        {"shade", "true", "shade must be 0 or 1, got 'true'", QUERY_RENDER},
+        {"palette", "pink", "palette must be one of gray, terrain, viridis, got 'pink'", QUERY_RENDER},
+        {"x", "1e999", "x must be a finite decimal number, got '1e999'", QUERY_POINT},
+        {"palette", "gray", "unknown parameter 'palette' (this endpoint takes: frequency, octaves, "
+                            "lacunarity, gain, fractal, warp, t, x, y)", QUERY_POINT},
+        {"bogus", "1", "unknown parameter 'bogus' (this endpoint takes: frequency, octaves, "
+                       "lacunarity, gain, fractal, warp, t, palette, shade, zero)", QUERY_RENDER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *kv[] = {cases[i].k, cases[i].v};
+        query_args a = test_query_args(kv, 1);
+        query_result q;
+        char err[ERRORS_MSG_MAX] = "";
+        CHECK(query_parse(&a, NOISE_SIMPLEX, 1, cases[i].flags, &q, err, sizeof err) ==
+              ERR_BAD_REQUEST);
+        CHECKF(strcmp(err, cases[i].msg) == 0, "%s=%s: %s", cases[i].k, cases[i].v, err);
+    }
+    const char *lat[] = {"lattice", "triangle"};
+    query_args a = test_query_args(lat, 1);
+    query_result q;
+    char err[ERRORS_MSG_MAX] = "";
+    CHECK(query_parse(&a, NOISE_SIMPLEX, 1, 0, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strcmp(err, "parameter 'lattice' applies only to value and perlin, not to simplex") == 0,
+           "%s", err);
+    CHECK(query_parse(&a, NOISE_PERLIN, 1, QUERY_RENDER, &q, err, sizeof err) == 0);
+    CHECK(q.spec.lattice == NOISE_TRIANGLE && q.render.palette == RENDER_GRAY && !q.render.shade);
+    CHECK(q.given[PARAM_PALETTE] == 0 && q.value[PARAM_PALETTE] == 0);
+}
+
 static void test_canonical_and_etag(void)
 {
     route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1, ROUTE_EXT_PNG};
@@ -115,6 +148,7 @@ int main(void)
     RUN(test_numbers);
     RUN(test_split);
     RUN(test_errors_name_the_parameter);
+    RUN(test_messages_from_the_table);
     RUN(test_canonical_and_etag);
     return t_done();
 }

@@ -153,6 +153,34 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   assert.ok(Math.abs(bar.w - units * TILE / WORLD * 2 ** 3) <= 1, `scale bar ${bar.w} px for ${bar.t} at zoom 3`);
 });
 
+test('the first view (no hash): Perlin fBm with terrain colours and hillshading, every setting in the hash', { timeout: 90000 }, async () => {
+  const page = await wide.ctx.newPage();
+  try {
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(`${base}/`);
+    await waitTiles(page);
+    const h = hashState(page.url());
+    assert.equal(h.get('kind'), 'perlin');
+    assert.ok(Number(h.get('octaves')) > 1, `octaves ${h.get('octaves')}`);
+    assert.equal(h.get('palette'), 'terrain');
+    assert.equal(h.get('shade'), '1');
+    const srcs = await page.evaluate(() => [...document.querySelectorAll('.noise-tiles img')].map((i) => i.src));
+    assert.ok(srcs.length > 0 && srcs.every((u) => /^\/perlin\/7\/.*\?octaves=\d+&palette=terrain&shade=1$/.test(new URL(u).pathname + new URL(u).search)), srcs[0]);
+    assert.ok(await page.isChecked('#r-palette-terrain'));
+    assert.ok(await checkTilePlacement(page) > 0);
+    // the hash alone reopens it, in another tab
+    const again = await wide.ctx.newPage();
+    await again.goto(page.url());
+    await waitTiles(again);
+    assert.equal(again.url(), page.url());
+    await again.close();
+    await tidy(page);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'first-view.png') });
+  } finally {
+    await page.close();
+  }
+});
+
 test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async () => {
   const { page } = wide;
   const api = await (await fetch(`${base}/api/kinds`)).json();
