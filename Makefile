@@ -191,7 +191,14 @@ bench-grid: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_grid
 	$(BUILD)/bench/bench_grid
 
-bench: bench-tiles bench-noise bench-grid
+# A 1025 x 1025 grid.npy against the same samples through POST /points, and
+# the daemon's CPU per grid against the bare fill (bench/http/bench-grid.mjs).
+.PHONY: bench-grid-http
+bench-grid-http: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile $(BUILD)/bench/bench_grid
+	BUILD=$(BUILD) node bench/http/bench-grid.mjs
+
+bench: bench-tiles bench-noise bench-grid bench-grid-http
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on
