@@ -3,7 +3,11 @@
 # with only the shared libraries and the binary (its viewer is built in).
 #
 #   docker build -t noisetile .          (or: buildah bud --format docker -t noisetile .)
-#   docker run --rm -p 8080:8080 noisetile
+#   docker run --rm -p 8080:8080 --ulimit nofile=8192:8192 noisetile
+#
+# Open files: every connection is a descriptor. At the engine's default limit
+# (often 1024) the daemon allows fewer connections (912 with 16 threads) and
+# says so in its first line; --ulimit nofile=8192:8192 gives it all 1920.
 #
 # `make image-test` builds and checks this image with buildah, no Docker
 # engine needed (scripts/image-test.sh).
@@ -32,7 +36,7 @@ FROM debian:bookworm
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends \
-      libmicrohttpd12 libpng16-16 libjansson4 zlib1g >/dev/null \
+      libmicrohttpd12 libpng16-16 libjansson4 libsqlite3-0 zlib1g >/dev/null \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --uid 10001 --user-group --home-dir /nonexistent \
       --no-create-home --shell /usr/sbin/nologin noisetile

@@ -12,7 +12,7 @@ quiet  = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
 CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
-PKGS    := libmicrohttpd libpng jansson
+PKGS    := libmicrohttpd libpng jansson sqlite3
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
 # on every x86-64 build (docs/field.md, "Numbers").
@@ -21,7 +21,7 @@ WARN    := -Wall -Wextra -Werror
 FP      := -ffp-contract=off -fno-fast-math
 CPPFLAGS_ALL := -Inoise -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson -lsqlite3) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 
@@ -51,7 +51,8 @@ help:
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)'
 	@echo '  slowtest        idle and slow-loris clients against the release build'
 	@echo '  loadtest        256 connections for 60 s on loopback'
-	@echo '  bench           bench-tiles, bench-noise, bench-http (BENCHMARKS.md)'
+	@echo '  deploytest      two daemons behind the shipped nginx cache, 64 clients, a replica killed'
+	@echo '  bench           bench-tiles, bench-noise, bench-http, bench-export (BENCHMARKS.md)'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
@@ -212,9 +213,26 @@ bench-http: deps-bench
 
 bench: bench-http
 
+# Export throughput (tiles/s, bytes/tile) against seeding the same tiles
+# through the daemon over HTTP (bench/export/bench-export.mjs).
+.PHONY: bench-export
+bench-export: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) node bench/export/bench-export.mjs
+
+bench: bench-export
+
 loadtest: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
 	BUILD=$(BUILD) bench/http/loadtest.sh
+
+# Two daemons behind deploy/nginx/noisetile.conf (Debian's nginx), 64
+# clients, one replica killed under load; the Compose file and manifests
+# checked against the Dockerfile (tests/deploy/, README "Deploying").
+.PHONY: deploytest
+deploytest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	NOISETILE_BIN=$(CURDIR)/$(BUILD)/noisetile timeout 200 node tests/deploy/deploytest.mjs
 
 slowtest: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/noisetile

@@ -7,9 +7,10 @@
 #   build  compiler, libraries, and the viewer's pinned libraries from npm
 #          (package.json "dependencies": Leaflet): what `make run` needs
 #   test   build, and the test tools: Chromium, clang, valgrind, curl, numpy,
-#          PIL, GDAL (independent readers of our formats), and the
+#          PIL, GDAL, sqlite3 (independent readers of our formats), and the
 #          npm "devDependencies" (Playwright, a PNG decoder, a schema checker)
-#   bench  test, and the benchmark peers; image: build, and buildah/debootstrap
+#   bench  test, and the benchmark peers (and nginx and python3-yaml for
+#          make deploytest); image: build, and buildah/debootstrap
 # --check installs nothing: it names what is missing and the command that
 # installs it, and fails if anything is. --list prints the Debian packages and
 # npm packages of the level, one a line ("npm:NAME" for npm), and exits.
@@ -19,9 +20,9 @@ mode=install
 case "${1:-}" in --check) mode=check; shift ;; --list) mode=list; shift ;; esac
 level=${1:-test}
 
-pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev nodejs npm"
-pkgs_test="chromium clang libclang-rt-14-dev valgrind curl python3-numpy python3-pil gdal-bin"
-pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light"
+pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev libsqlite3-dev nodejs npm"
+pkgs_test="chromium clang libclang-rt-14-dev valgrind curl python3-numpy python3-pil gdal-bin sqlite3"
+pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light python3-yaml"
 pkgs_image="buildah debootstrap"
 
 want="$pkgs_build"
@@ -53,6 +54,7 @@ if [ "$mode" = check ]; then
     pkg-config --exists "$m" 2>/dev/null && continue
     case $m in
       libmicrohttpd) d=libmicrohttpd-dev ;; libpng*) d=libpng-dev ;; jansson) d=libjansson-dev ;; zlib) d=zlib1g-dev ;;
+      sqlite3) d=libsqlite3-dev ;;
       *) d="$m(pkg-config)" ;;
     esac
     command -v pkg-config >/dev/null 2>&1 || d=pkg-config

@@ -16,6 +16,7 @@
 #include "openapi.h"
 #include "params.h"
 #include "render.h"
+#include "stats.h"
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
@@ -222,6 +223,38 @@ done:
     return rc;
 }
 
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    stats_summary *s = failalloc_malloc(sizeof *s);
+    if (s == NULL)
+        return ERR_NOMEM;
+    if (stats_field(&qr.spec, qr.window.x, qr.window.y, qr.window.step, qr.window.width,
+                    qr.window.height, qr.bins, NULL, NULL, s) != 0) {
+        free(s);
+        return ERR_NOMEM;
+    }
+    json_t *counts = json_array();
+    for (int k = 0; counts != NULL && k < s->n_bins; k++)
+        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
+            json_decref(counts);
+            counts = NULL;
+        }
+    double n = (double)s->count;
+    json_t *doc = json_pack(
+        "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",
+        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+        "window", "x", qr.window.x, "y", qr.window.y, "step", qr.window.step, "width", qr.window.width,
+        "height", qr.window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
+        "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
+        "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
+    free(s);
+    return json_reply(doc, API_CACHE_CONTROL, out);
+}
+
 int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
                  char *err, size_t err_size)
 {
@@ -359,11 +392,12 @@ json_t *api_kinds_document(void)
         json_array_append_new(palettes, json_string(pal[i]));
     json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
     json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
+    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
+    json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
-    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
     json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
     json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));
     json_object_set_new(doc, "heights", json_pack(
@@ -379,9 +413,10 @@ json_t *api_kinds_document(void)
         "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
         "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
     json_object_set_new(doc, "limits", json_pack(
-        "{s:i,s:i,s:i,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
+        "{s:i,s:i,s:i,s:I,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
         "max_body_bytes", LIMIT_BODY_BYTES, "max_query_params", LIMIT_QUERY_PARAMS,
         "seed_max", (json_int_t)UINT32_MAX, "tile_index_max", (json_int_t)INT32_MAX,
+        "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES,
         "grid_max_side", LIMIT_GRID_SIDE, "grid_max_samples", (json_int_t)LIMIT_GRID_SAMPLES,
         "grid_max_step", LIMIT_GRID_STEP));
     return doc;

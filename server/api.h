@@ -18,6 +18,10 @@ int api_point(const route *r, const query_args *q, reply *out, char *err, size_t
 int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
                reply *out, char *err, size_t err_size);
 
+/* GET /{kind}/{seed}/stats?x=&y=&step=&width=&height=[&bins=]&<field params>:
+ * statistics of the window's samples (stats.h) as JSON. */
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+
 /* GET /{kind}/{seed}/tile.json?<field and render params>; base_url is the
  * scheme and authority the tiles template starts with ("http://h:p"). */
 int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,

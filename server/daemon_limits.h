@@ -22,6 +22,20 @@
  * compares thread counts and modes. */
 #define LIMIT_DEFAULT_THREADS_MIN 16
 
+/* Descriptors kept out of the connection limit for what is not a
+ * connection (fdlimits.h): per epoll thread (its epoll and wake-up
+ * descriptors, one spare), and for the whole daemon (standard streams, the
+ * listening socket, the main thread's descriptors, files being sent with
+ * --static, libraries; generous, as running out is what this prevents). At
+ * the common limit of 1024 with 16 threads this leaves 912 connections. */
+#define LIMIT_FD_RESERVE_PER_THREAD 3
+#define LIMIT_FD_RESERVE 64
+
+/* Shedding (connguard.h): the guard keeps at most connections - headroom
+ * open, closing the oldest idle connection for each new one beyond it; the
+ * headroom is the connection limit / this, at least one per thread. */
+#define LIMIT_SHED_HEADROOM_DIV 64
+
 /* Connections from one IP address, as a share of the daemon-wide limit
  * (numerator / denominator): one client cannot take every slot, a quarter
  * stays free for others. Loopback benchmarks share one address, so this is

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "accesslog.h"
 #include "cache.h"
 #include "connguard.h"
+#include "fdlimits.h"
 #include "daemon_limits.h"
 #include "errors.h"
 #include "failalloc.h"
@@ -32,6 +32,7 @@ struct http_server {
     unsigned int port;
     service *svc;
     connguard *guard;
+    fdlimits limits;
     accesslog *log;
     struct MHD_Response *fallback_503; /* for when nothing can be allocated */
     atomic_int in_flight;
@@ -467,24 +468,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
 /* ---- start and stop ---- */
 
-/* Each connection is a descriptor: raise the soft RLIMIT_NOFILE (often 1024)
- * towards what the connection limit needs, as far as the hard limit allows. */
-static void raise_fd_limit(rlim_t need)
-{
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need)
-        return;
-    rlim_t want = (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) ? rl.rlim_max : need;
-    if (want > rl.rlim_cur) {
-        rl.rlim_cur = want;
-        setrlimit(RLIMIT_NOFILE, &rl);
-    }
-    if (want < need)
-        fprintf(stderr, "noisetile: warning: open-file limit %llu is below the %llu the "
-                        "connection limit needs\n", (unsigned long long)want,
-                (unsigned long long)need);
-}
-
 static struct MHD_Response *make_fallback_503(void)
 {
     static const char body[] =
@@ -548,20 +531,23 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     } else if (bench != NULL && strncmp(bench, "pool:", 5) == 0 && atoi(bench + 5) > 0) {
         per_thread = (unsigned int)atoi(bench + 5);
     }
-    unsigned int conn_limit = (unsigned int)cfg->threads * per_thread;
-    raise_fd_limit((rlim_t)conn_limit + 64 + 4 * (rlim_t)cfg->threads);
+    /* Connection limits from the descriptors the process gets (fdlimits.h). */
+    if (fdlimits_plan((unsigned int)cfg->threads, per_thread, &s->limits, err, err_size) != 0)
+        goto fail;
+    unsigned int conn_limit = s->limits.connections;
     s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
     s->log = accesslog_create(STDERR_FILENO);
     if (s->guard == NULL || s->log == NULL) {
         snprintf(err, err_size, "out of memory");
         goto fail;
     }
+    connguard_shed_above(s->guard, s->limits.shed_above);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
         MHD_OPTION_SOCK_ADDR, sa,
         MHD_OPTION_THREAD_POOL_SIZE, pool,
         MHD_OPTION_CONNECTION_LIMIT, conn_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, conn_limit * LIMIT_PER_IP_NUM / LIMIT_PER_IP_DEN,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, s->limits.per_address,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)LIMIT_CONNECTION_TIMEOUT_S,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)LIMIT_CONNECTION_MEMORY,
         MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned int)LIMIT_LISTEN_BACKLOG,
@@ -595,6 +581,8 @@ fail:
 }
 
 unsigned int http_port(const http_server *s) { return s->port; }
+
+const fdlimits *http_limits(const http_server *s) { return &s->limits; }
 
 void http_reopen_log(http_server *s) { (void)s; }
 

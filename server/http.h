@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "fdlimits.h"
 
 typedef struct http_server http_server;
 
@@ -29,6 +30,9 @@ http_server *http_start(const config *cfg, char *err, size_t err_size);
 
 /* The TCP port the daemon listens on (the chosen one after --port 0). */
 unsigned int http_port(const http_server *s);
+
+/* The connection limits the daemon runs with (fdlimits.h). */
+const fdlimits *http_limits(const http_server *s);
 
 /* SIGHUP: the access log goes to standard error, which cannot be reopened,
  * so this does nothing today; it is where a log file would be reopened. */

@@ -8,12 +8,19 @@
 
 #include "config.h"
 #include "daemon_limits.h"
+#include "export.h"
 #include "http.h"
 
 static const char *env_get(const char *name) { return getenv(name); }
 
 int main(int argc, char **argv)
 {
+    /* Subcommands: pre-rendered tile sets (export.h). */
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return export_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return export_merge_main(argc - 1, argv + 1);
+
     config cfg;
     char msg[2048];
     int rc = config_parse(&cfg, argc, argv, env_get, msg, sizeof msg);
@@ -46,6 +53,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "noisetile: %s\n", msg);
         return 1;
     }
+    /* The limits first: whoever waits for the listening line has them. */
+    char limits[256];
+    fdlimits_describe(http_limits(srv), limits, sizeof limits);
+    printf("noisetile: %s\n", limits);
     if (strchr(cfg.bind, ':') != NULL)
         printf("noisetile listening on http://[%s]:%u/\n", cfg.bind, http_port(srv));
     else

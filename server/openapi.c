@@ -13,6 +13,7 @@
 #include "daemon_limits.h"
 #include "noise.h"
 #include "params.h"
+#include "query.h"
 #include "render.h"
 
 static const char template_text[] =
@@ -59,6 +60,13 @@ static const char template_text[] =
 "    'responses':{'200':{'description':'values[i] and gradients[i] belong to points[i]','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/PointsResponse'}}}},"
 "     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/TooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
 "   'options':{'operationId':'optionsPoints','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/stats':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'get':{'operationId':'getStats','summary':'Statistics of a window of samples: range, mean, standard deviation, share beyond +-0.5, peaks, histogram','parameters':'@FIELD_STATS@',"
+"    'responses':{'200':{'description':'Statistics of the window; sample (i, j) is the field at (x + i*step, y + j*step) as a float32, as the grid endpoint gives it','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Stats'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/WindowTooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
+"   'head':{'operationId':'headStats','summary':'Headers of the statistics','parameters':'@FIELD_STATS@','responses':{'200':{'description':'Headers only'},'400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'}}},"
+"   'options':{'operationId':'optionsStats','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/tile.json':{"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
 "   'get':{'operationId':'getTileJSON','summary':'TileJSON 3.0.0 for the field; its tiles template keeps the canonical parameters','parameters':'@FIELD_RENDER@',"
@@ -101,13 +109,20 @@ static const char template_text[] =
 "   'BadRequest':{'description':'A path number out of range, an unknown, duplicated, missing or out-of-range parameter, or a malformed body; the message names it','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
-"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes, more than @MAX_POINTS@ points, or a window over its limits','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'TooLarge':{'description':'Body over @MAX_BODY@ bytes or more than @MAX_POINTS@ points','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'WindowTooLarge':{'description':'width x height over @MAX_SAMPLES@ samples','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
 "  },"
 "  'schemas':{"
 "   'Error':{'type':'object','required':['error'],'properties':{'error':{'type':'object','required':['status','message'],'properties':{'status':{'type':'integer'},'message':{'type':'string'}}}}},"
 "   'Params':{'type':'object','description':'Every field parameter in canonical form, defaults included','properties':'@PARAM_SCHEMAS@'},"
 "   'Point':{'type':'object','required':['kind','seed','params','x','y','value','gradient'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},'x':{'type':'number'},'y':{'type':'number'},'value':{'type':'number','minimum':-1,'maximum':1},'gradient':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}},"
+"   'Stats':{'type':'object','required':['kind','seed','params','window','count','min','max','mean','sd','share_beyond_half','peaks','histogram'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},"
+"    'window':{'type':'object','required':['x','y','step','width','height'],'properties':{'x':{'type':'number'},'y':{'type':'number'},'step':{'type':'number'},'width':{'type':'integer'},'height':{'type':'integer'}}},"
+"    'count':{'type':'integer','description':'samples, width x height'},'min':{'type':'number'},'max':{'type':'number'},'mean':{'type':'number'},'sd':{'type':'number','description':'population standard deviation'},"
+"    'share_beyond_half':{'type':'number','minimum':0,'maximum':1,'description':'share of samples with |v| > 0.5'},"
+"    'peaks':{'type':'integer','description':'strict local maxima: samples off the border above each of their 8 neighbours'},"
+"    'histogram':{'type':'object','required':['min','max','counts'],'description':'counts[k]: samples in [min + k*w, min + (k+1)*w), w = (max - min)/bins; the last bin also holds max','properties':{'min':{'const':-1},'max':{'const':1},'counts':{'type':'array','items':{'type':'integer'}}}}}},"
 "   'PointsRequest':{'type':'object','required':['points'],'additionalProperties':false,'properties':{'points':{'type':'array','maxItems':@MAX_POINTS@,'items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'PointsResponse':{'type':'object','required':['values','gradients'],'properties':{'values':{'type':'array','items':{'type':'number'}},'gradients':{'type':'array','items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'TileJSON':{'type':'object','required':['tilejson','tiles'],'properties':{'tilejson':{'const':'3.0.0'},'name':{'type':'string'},'description':{'type':'string'},'version':{'type':'string'},'scheme':{'const':'xyz'},'tiles':{'type':'array','items':{'type':'string'},'minItems':1},'minzoom':{'type':'integer'},'maxzoom':{'type':'integer'},'bounds':{'type':'array','items':{'type':'number'},'minItems':4,'maxItems':4},'center':{'type':'array','items':{'type':'number'},'minItems':3,'maxItems':3},'attribution':{'type':'string'},'noisetile':{'type':'object'}}},"
@@ -205,7 +220,8 @@ static json_t *number_responses(int grid)
                           "405", "$ref", "#/components/responses/MethodNotAllowed",
                           "503", "$ref", "#/components/responses/Overloaded");
     if (r != NULL && grid)
-        json_object_set_new(r, "413", json_pack("{s:s}", "$ref", "#/components/responses/TooLarge"));
+        json_object_set_new(r, "413",
+                            json_pack("{s:s}", "$ref", "#/components/responses/WindowTooLarge"));
     return r;
 }
 
@@ -235,6 +251,8 @@ static int fill(json_t *node)
                     repl = param_list(PARAMS_FIELD | PARAMS_RENDER | PARAMS_ENCODING);
                 else if (strcmp(name, "@FIELD_POINT@") == 0)
                     repl = param_list(PARAMS_FIELD | PARAMS_POINT);
+                else if (strcmp(name, "@FIELD_STATS@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_WINDOW | PARAMS_STATS);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
                 else if (strcmp(name, "@FIELD_NUMBERS@") == 0)
                     repl = param_list(PARAMS_FIELD | PARAMS_NPY);
@@ -298,6 +316,10 @@ json_t *openapi_document(void)
             snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
             num = val;
             p += 10;
+        } else if (strncmp(p, "@MAX_SAMPLES@", 13) == 0) {
+            snprintf(val, sizeof val, "%lld", QUERY_WINDOW_MAX_SAMPLES);
+            num = val;
+            p += 13;
         }
         if (num != NULL) {
             size_t l = strlen(num);

@@ -17,9 +17,10 @@ enum {
     PARAMS_RENDER = 1, /* PNG tiles and tile.json: how the field is drawn */
     PARAMS_POINT = 2,  /* GET /{kind}/{seed}/point */
     PARAMS_FIELD = 4,  /* every route of a field (tile, point, points, tile.json) */
-    PARAMS_WINDOW = 8, /* a window of samples: grids (and /stats) */
-    PARAMS_NPY = 16,   /* .npy tiles and grids */
-    PARAMS_ENCODING = 32 /* numbers as PNG: .png tiles and grids, tile.json */
+    PARAMS_WINDOW = 8, /* a window of samples: GET /{kind}/{seed}/stats (and grids) */
+    PARAMS_STATS = 16, /* GET /{kind}/{seed}/stats */
+    PARAMS_NPY = 32,   /* .npy tiles and grids */
+    PARAMS_ENCODING = 64 /* numbers as PNG: .png tiles and grids, tile.json */
 };
 
 /* The daemon's own parameters, by index into the value arrays of
@@ -33,6 +34,7 @@ typedef enum {
     PARAM_STEP,
     PARAM_WIDTH,
     PARAM_HEIGHT,
+    PARAM_BINS,
     PARAM_GRADIENT,
     PARAM_ENCODING,
     PARAM_HEIGHT_SCALE,

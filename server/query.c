@@ -247,8 +247,10 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
         if (r.required) {
             char range[160];
             params_range_text(&r, range, sizeof range);
-            snprintf(err, err_size, "missing parameter '%s' (%s)", r.p.name,
-                     r.p.type == NOISE_PARAM_NUMBER ? "a finite decimal number" : range);
+            int any = strcmp(range, "any finite number") == 0;
+            snprintf(err, err_size, "missing parameter '%s' (%s%s)", r.p.name,
+                     any ? "a finite decimal number" : r.p.type == NOISE_PARAM_NUMBER ? "a number in " : "",
+                     any ? "" : range);
             return ERR_BAD_REQUEST;
         }
         out->value[id] = r.p.default_number;
@@ -262,18 +264,18 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
     out->render.zero = out->value[PARAM_ZERO] != 0;
     out->x = out->value[PARAM_X];
     out->y = out->value[PARAM_Y];
+    out->window.x = out->value[PARAM_X];
+    out->window.y = out->value[PARAM_Y];
+    out->window.step = out->value[PARAM_STEP];
+    out->window.width = (int)out->value[PARAM_WIDTH];
+    out->window.height = (int)out->value[PARAM_HEIGHT];
+    out->bins = (int)out->value[PARAM_BINS];
     if (flags & QUERY_WINDOW) {
-        out->window.x = out->value[PARAM_X];
-        out->window.y = out->value[PARAM_Y];
-        out->window.step = out->value[PARAM_STEP];
-        out->window.width = (int)out->value[PARAM_WIDTH];
-        out->window.height = (int)out->value[PARAM_HEIGHT];
         long long samples = (long long)out->window.width * out->window.height;
-        if (samples > LIMIT_GRID_SAMPLES) {
+        if (samples > QUERY_WINDOW_MAX_SAMPLES) {
             snprintf(err, err_size,
-                     "width * height must be at most %lld (4097 x 4097), got %d x %d = %lld "
-                     "(ask for a larger window in several requests)",
-                     LIMIT_GRID_SAMPLES, out->window.width, out->window.height, samples);
+                     "width x height is %d x %d = %lld samples, at most %lld (4097 x 4097) per request",
+                     out->window.width, out->window.height, samples, QUERY_WINDOW_MAX_SAMPLES);
             return ERR_TOO_LARGE;
         }
     }

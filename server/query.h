@@ -21,12 +21,17 @@ typedef struct {
 
 /* Which parameters besides the field's an endpoint takes (params.h). */
 enum {
-    QUERY_RENDER = PARAMS_RENDER,
-    QUERY_POINT = PARAMS_POINT,
-    QUERY_WINDOW = PARAMS_WINDOW,     /* x, y, step, width, height */
-    QUERY_NPY = PARAMS_NPY,           /* gradient */
-    QUERY_ENCODING = PARAMS_ENCODING  /* encoding, height_scale, height_offset */
+    QUERY_RENDER = PARAMS_RENDER, /* palette, shade, zero */
+    QUERY_POINT = PARAMS_POINT,   /* x, y */
+    QUERY_WINDOW = PARAMS_WINDOW, /* x, y, step, width, height: a window of samples */
+    QUERY_BINS = PARAMS_STATS,    /* bins (/stats) */
+    QUERY_NPY = PARAMS_NPY,       /* gradient */
+    QUERY_ENCODING = PARAMS_ENCODING /* encoding, height_scale, height_offset */
 };
+
+/* Samples in one window at most (width and height each have their row's
+ * range, 1..8193): 4097 x 4097, Unity's largest heightmap. */
+#define QUERY_WINDOW_MAX_SAMPLES LIMIT_GRID_SAMPLES
 
 /* Percent-decodes s in place the way the query and the path of a request
  * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
@@ -60,20 +65,22 @@ typedef struct {
     int given[PARAM_COUNT];    /* 1: sent in the query */
     render_opts render;        /* with QUERY_RENDER, from value[] */
     double x, y;               /* with QUERY_POINT, from value[] */
-    struct {                   /* with QUERY_WINDOW: sample (i, j) is at */
-        double x, y, step;     /* (x + i*step, y + j*step) */
+    struct {                   /* with QUERY_WINDOW: sample (i, j) at (x + i*step, y + j*step) */
+        double x, y, step;
         int width, height;
     } window;
+    int bins;                  /* with QUERY_BINS */
 } query_result;
 
 /* Splits args by the parameter table (params.h) for an endpoint that takes
- * the field's parameters and those of flags (QUERY_RENDER, QUERY_POINT),
- * checks the daemon's own against their rows, and hands the field's to
- * noise_spec_parse for (kind, seed). Returns 0 and fills *out; or
- * ERR_BAD_REQUEST with a message naming the parameter: unknown for this
- * endpoint (listing what it takes), given twice, missing (x, y), out of
- * range, not a number; or ERR_TOO_LARGE (413) for a window wider or taller
- * than LIMIT_GRID_SIDE or of more than LIMIT_GRID_SAMPLES samples. */
+ * the field's parameters and those of flags (QUERY_RENDER, QUERY_POINT,
+ * QUERY_WINDOW, QUERY_BINS), checks the daemon's own against their rows,
+ * and hands the field's to noise_spec_parse for (kind, seed). Returns 0 and
+ * fills *out; or ERR_BAD_REQUEST with a message naming the parameter:
+ * unknown for this endpoint (listing what it takes), given twice, missing
+ * (x, y; step, width, height), out of range, not a number; or
+ * ERR_TOO_LARGE for a window of more than QUERY_WINDOW_MAX_SAMPLES or
+ * wider or taller than its rows allow (8193). */
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 

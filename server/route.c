@@ -123,6 +123,8 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         id = ROUTE_POINT;
     else if (n == 3 && seg_is(seg[2], len[2], "points"))
         id = ROUTE_POINTS;
+    else if (n == 3 && seg_is(seg[2], len[2], "stats"))
+        id = ROUTE_STATS;
     else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
         id = ROUTE_TILEJSON;
     else if (n == 5 && ext_len > 0)

@@ -25,6 +25,7 @@ enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
     XX(GRID, "grid", ROUTE_READ, 1, handle_grid)                 \
     XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
     XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
+    XX(STATS, "stats", ROUTE_READ, 1, handle_stats)              \
     XX(TILEJSON, "tilejson", ROUTE_READ, 0, handle_tilejson)     \
     XX(KINDS, "kinds", ROUTE_READ, 0, handle_kinds)              \
     XX(HEALTHZ, "healthz", ROUTE_READ, 0, handle_healthz)        \

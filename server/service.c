@@ -242,6 +242,13 @@ static int handle_points(service *s, const service_request *rq, reply *out, char
                       out, err, err_size);
 }
 
+static int handle_stats(service *s, const service_request *rq, reply *out, char *err,
+                        size_t err_size)
+{
+    (void)s;
+    return api_stats(&rq->route, &rq->query, out, err, err_size);
+}
+
 static int handle_tilejson(service *s, const service_request *rq, reply *out, char *err,
                            size_t err_size)
 {
@@ -367,6 +374,7 @@ static const handler_fn handlers[ROUTE_COUNT] = {
 static int takes_query(route_id id)
 {
     return id == ROUTE_TILE || id == ROUTE_GRID || id == ROUTE_POINT || id == ROUTE_POINTS ||
+           id == ROUTE_STATS ||
            id == ROUTE_TILEJSON;
 }
 

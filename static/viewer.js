@@ -66,10 +66,19 @@
   }
   function tileTemplate() { return C.tileTemplate(api, state); }
   function pointUrl(x, y) { return C.pointUrl(api, state, x, y); }
+  /* The field's query text for this kind (default: the map's). */
+  function fieldQuery(kind) { return C.fieldQuery(api, kind ? { kind: kind, field: state.field } : state); }
+  function renderQuery() { return C.renderQuery(api, state); }
+
+  /* The other modules of the page (stats.js, compare.js, ...): they add
+   * their state to the hash and hear of every change of field or view. */
+  var hashParts = [];
+  function notify(what) { document.dispatchEvent(new CustomEvent('noisetile:' + what)); }
 
   /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
   function writeHash() {
     var h = C.encodeHash(api, state);
+    hashParts.forEach(function (f) { f().forEach(function (part) { h += (h.length > 1 ? '&' : '') + part; }); });
     if (location.hash !== h) history.replaceState(null, '', h);
   }
   var hashTimer = null;
@@ -654,6 +663,7 @@
     refreshPoint();
     syncGrid();
     scheduleHash();
+    notify('change');
   }
 
   /* ---- cursor readout ---- */
@@ -732,6 +742,7 @@
       showZoom();
       checkRange();
       scheduleHash();
+      notify('move');
     });
     map.on('zoomend', drawArrow);
     map.on('click', function (e) { selectPoint(e.latlng.lng, e.latlng.lat); });
@@ -763,6 +774,7 @@
     checkRange();
     writeHash();
     document.body.dataset.ready = '1';
+    notify('ready');
   }
 
   $('panel-toggle').addEventListener('click', function () { setPanel(document.body.classList.contains('collapsed')); });
@@ -780,6 +792,10 @@
   /* for the browser test and the console */
   window.noisetile = {
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
-    map: function () { return map; }, api: function () { return api; }
+    map: function () { return map; }, api: function () { return api; },
+    fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,
+    addHashPart: function (f) { hashParts.push(f); },
+    /* the hash as the page opened, before start() rewrote it */
+    initialHash: location.hash
   };
 })();

@@ -109,6 +109,68 @@ static void test_messages_from_the_table(void)
     CHECK(q.given[PARAM_PALETTE] == 0 && q.value[PARAM_PALETTE] == 0);
 }
 
+/* The window of /stats (and grids): x, y, step, width, height; bins. */
+static void test_window(void)
+{
+    query_result q;
+    char err[ERRORS_MSG_MAX];
+    const char *w[] = {"width", "641", "x", "0", "y", "-2.5", "step", "0.0625", "height", "3", "bins", "8"};
+    CHECK(qparse(w, 5, QUERY_WINDOW, &q, err, sizeof err) == 0);
+    CHECK(q.window.x == 0 && q.window.y == -2.5 && q.window.step == 0.0625 && q.window.width == 641 &&
+          q.window.height == 3);
+    CHECK(qparse(w, 5, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err) == 0 && q.bins == 32);
+    CHECK(qparse(w, 6, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err) == 0 && q.bins == 8);
+    /* bins only where statistics are made; a point has no step */
+    CHECK(qparse(w, 6, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST && strstr(err, "'bins'"));
+    CHECK(qparse(w, 5, QUERY_POINT, &q, err, sizeof err) == ERR_BAD_REQUEST && strstr(err, "'width'"));
+    /* each of the five is required, in a message naming it and its range */
+    for (size_t drop = 0; drop < 5; drop++) {
+        const char *kv[10];
+        size_t n = 0;
+        for (size_t i = 0; i < 5; i++)
+            if (i != drop) {
+                kv[2 * n] = w[2 * i];
+                kv[2 * n + 1] = w[2 * i + 1];
+                n++;
+            }
+        CHECK(qparse(kv, n, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST);
+        CHECKF(strstr(err, "missing") && strstr(err, w[2 * drop]), "without %s: %s", w[2 * drop], err);
+    }
+    CHECK(qparse(w + 2, 4, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strstr(err, "missing parameter 'width' (1..8193)"), "%s", err);
+    static const struct { const char *k, *v; const char *needle; } bad[] = {
+        {"step", "0", "step must be a number in (0, 1e6], got '0'"},
+        {"step", "-1", "step"},
+        {"step", "1e7", "step"},
+        {"width", "0", "width must be an integer in 1..8193, got '0'"},
+        {"width", "2.5", "width"},
+        {"x", "inf", "x must be a finite decimal number"},
+        {"bins", "0", "bins must be an integer in 1..256, got '0'"},
+        {"bins", "257", "'257'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *kv[12];
+        memcpy(kv, w, sizeof kv);
+        for (size_t k = 0; k < 6; k++)
+            if (strcmp(kv[2 * k], bad[i].k) == 0)
+                kv[2 * k + 1] = bad[i].v;
+        int rc = qparse(kv, 6, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err);
+        CHECKF(rc == ERR_BAD_REQUEST && strstr(err, bad[i].needle), "%s=%s: %d %s", bad[i].k, bad[i].v, rc, err);
+    }
+    /* a side over its limit is a 413, like too many samples (issue 11) */
+    const char *wide[] = {"x", "0", "y", "0", "step", "1", "width", "8194", "height", "1"};
+    CHECK(qparse(wide, 5, QUERY_WINDOW, &q, err, sizeof err) == ERR_TOO_LARGE);
+    CHECKF(strstr(err, "width must be an integer in 1..8193, got '8194'"), "%s", err);
+    wide[7] = "8193";
+    CHECK(qparse(wide, 5, QUERY_WINDOW, &q, err, sizeof err) == 0);
+    /* the largest window allowed, and one sample more */
+    const char *big[] = {"x", "0", "y", "0", "step", "1", "width", "4097", "height", "4097"};
+    CHECK(qparse(big, 5, QUERY_WINDOW, &q, err, sizeof err) == 0);
+    big[7] = "4098";
+    CHECK(qparse(big, 5, QUERY_WINDOW, &q, err, sizeof err) == ERR_TOO_LARGE);
+    CHECKF(strstr(err, "4098 x 4097 = 16789506 samples, at most 16785409"), "%s", err);
+}
+
 static void test_canonical_and_etag(void)
 {
     route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1, ROUTE_EXT_PNG};
@@ -149,6 +211,7 @@ int main(void)
     RUN(test_split);
     RUN(test_errors_name_the_parameter);
     RUN(test_messages_from_the_table);
+    RUN(test_window);
     RUN(test_canonical_and_etag);
     return t_done();
 }

@@ -32,13 +32,18 @@ export function runOnce(args, env = {}, timeoutMs = 20000) {
 // Starts the daemon. Returns { url, port, child, stderr(), stop() }.
 // With no staticDir the daemon serves the viewer built into it (no flag),
 // unless NOISETILE_STATIC names a folder.
-export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000 } = {}) {
+// nofile: run it under `prlimit --nofile=N:N` (that soft and hard descriptor
+// limit).
+export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000, nofile } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
   // A variable given as undefined in env is removed from the daemon's
   // environment (e.g. NOISETILE_STATIC).
   const childEnv = { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=1', ...env };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
-  const child = spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // prlimit sets the limit and execs the daemon: the child is the daemon.
+  const child = nofile
+    ? spawn('prlimit', [`--nofile=${nofile}:${nofile}`, BIN, ...argv], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   child.stderr.on('data', (d) => { stderr += d; });

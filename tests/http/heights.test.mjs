@@ -354,7 +354,7 @@ const BAD = [
   [`${GRID}.npy?${WIN.replace('width=8', 'width=2.5')}`, 400, /width.*integer.*'2.5'/],
   [`${GRID}.npy?${WIN.replace('width=8', 'width=8194')}`, 413, /width.*8193.*'8194'/],
   [`${GRID}.npy?${WIN.replace('height=8', 'height=99999999999')}`, 413, /height.*8193/],
-  [`${GRID}.r16?${WIN.replace('width=8', 'width=8193').replace('height=8', 'height=2049')}`, 413, /16785409.*16787457/],
+  [`${GRID}.r16?${WIN.replace('width=8', 'width=8193').replace('height=8', 'height=2049')}`, 413, /16787457.*16785409/],
   [`${GRID}.npy?x=0&y=0&step=0.5&width=8`, 400, /missing.*height/],
   [`${GRID}.npy?y=0&step=0.5&width=8&height=8`, 400, /missing.*\bx\b/],
   [`${GRID}.npy?${WIN}&step=1`, 400, /step.*twice/],

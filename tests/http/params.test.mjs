@@ -52,7 +52,8 @@ test('start', async () => {
 });
 
 for (const [section, title] of [['parameters', 'Field parameters'], ['render', 'Tile parameters'], ['point', 'Point parameters'],
-  ['window', 'Window parameters'], ['npy', '.npy parameters'], ['encoding', 'Encoding parameters']]) {
+  ['window', 'Window parameters'], ['stats', 'Statistics parameters'], ['npy', '.npy parameters'],
+  ['encoding', 'Encoding parameters']]) {
   test(`README "${title}" and /api/kinds "${section}" list the same rows`, () => {
     const table = kinds[section];
     const readme = readmeTable(title);
@@ -79,8 +80,8 @@ test('/api/kinds: defaulted parameters are optional, x and y are not; kinds say 
 test('OpenAPI parameters are the table: names, descriptions, ranges, defaults, required', () => {
   const ops = {
     getTile: ['parameters', 'render', 'encoding'], getPoint: ['parameters', 'point'], postPoints: ['parameters'],
-    getTileJSON: ['parameters', 'render', 'encoding'], getNumericTile: ['parameters', 'npy'],
-    getGrid: ['parameters', 'render', 'window', 'npy', 'encoding'],
+    getTileJSON: ['parameters', 'render', 'encoding'], getStats: ['parameters', 'window', 'stats'],
+    getNumericTile: ['parameters', 'npy'], getGrid: ['parameters', 'render', 'window', 'npy', 'encoding'],
   };
   const byId = {};
   for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op && op.operationId) byId[op.operationId] = op;
