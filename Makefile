@@ -69,6 +69,7 @@ WWW_VENDOR := \
   vendor/leaflet/leaflet.js=$(LEAFLET)/dist/leaflet.js \
   vendor/leaflet/leaflet.css=$(LEAFLET)/dist/leaflet.css \
   vendor/leaflet/LICENSE=$(LEAFLET)/LICENSE \
+  vendor/pmtiles/pmtiles.js=node_modules/pmtiles/dist/pmtiles.js \
   $(foreach f,layers.png layers-2x.png marker-icon.png marker-icon-2x.png marker-shadow.png,vendor/leaflet/images/$(f)=$(LEAFLET)/dist/images/$(f))
 WWW_VENDOR_SRC := $(foreach v,$(WWW_VENDOR),$(word 2,$(subst =, ,$(v))))
 WWW_STATIC := $(shell find static -type f 2>/dev/null | LC_ALL=C sort)

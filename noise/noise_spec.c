@@ -20,18 +20,18 @@ enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTIC
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
-                      0, 1e6, 1, 0, 0, 1, NULL, NULL },
-    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL },
+                      0, 1e6, 1, 0, 0, 1, NULL, NULL, 0 },
+    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL, 0 },
     [P_LACUNARITY] = { "lacunarity", NOISE_PARAM_NUMBER, "frequency ratio between octaves", 1, 16, 0, 0, 0, 2,
-                       NULL, NULL },
-    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL },
-    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm" },
+                       NULL, NULL, 0 },
+    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL, 0 },
+    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm", 0 },
     [P_WARP] = { "warp", NOISE_PARAM_NUMBER, "domain-warp displacement, plane units", 0, 1e6, 0, 0, 0, 0, NULL,
-                 NULL },
+                 NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
 
 const noise_param *noise_params(size_t *n_params)
@@ -157,6 +157,35 @@ int noise_format_double(double v, char *buf, size_t buf_size)
             int k = digits - trailing_zeros;
             if (k >= 1 && k < 15)
                 len = snprintf(tmp, sizeof tmp, "%.*g", k, v);
+        }
+        /* %.kg takes the exponent form whenever the decimal exponent is at
+         * least k, even where it is longer: 180 would print as "1.8e+02".
+         * The plain digits padded with zeros ("180") are the same number;
+         * keep whichever is shorter, the plain one on a tie ("12000"). */
+        const char *ep = strchr(tmp, 'e');
+        if (ep && ep[1] == '+') {
+            int exp10 = atoi(ep + 2);
+            if (exp10 < 17) {
+                char plain[40];
+                int plain_len = snprintf(plain, sizeof plain, "%.*g", exp10 + 1, v);
+                int exp_len = len - 1 - (ep[2] == '0'); /* after compaction below */
+                /* only zeros may pad: 56460374335683856 is 17 digits where
+                 * 5.646037433568386e16 needs 16 */
+                int mant_digits = 0, plain_digits = 0, plain_zeros = 0;
+                for (const char *c = tmp; c < ep; c++)
+                    mant_digits += *c >= '0' && *c <= '9';
+                for (const char *c = plain; *c; c++) {
+                    if (*c < '0' || *c > '9')
+                        continue;
+                    plain_digits++;
+                    plain_zeros = *c == '0' ? plain_zeros + 1 : 0;
+                }
+                if (plain_len > 0 && !strchr(plain, 'e') && plain_len <= exp_len &&
+                    plain_digits - plain_zeros <= mant_digits && strtod(plain, NULL) == v) {
+                    memcpy(tmp, plain, (size_t)plain_len + 1);
+                    len = plain_len;
+                }
+            }
         }
         /* "1e+06" -> "1e6", "1e-07" -> "1e-7": no '+' (it means space in a
          * query string) and no leading exponent zeros. */
