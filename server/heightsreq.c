@@ -184,7 +184,7 @@ int heightsreq_headers(const grid_request *g, reply *out)
     int numbers = !g->picture && (g->enc.format == HEIGHTS_NPY || g->enc.format == HEIGHTS_R16);
     out->content_type = g->picture ? "image/png" : heights_content_type(g->enc.format);
     if (numbers)
-        out->vary = "Accept-Encoding";
+        out->vary |= REPLY_VARY_ACCEPT_ENCODING;
     if (g->gzip)
         out->content_encoding = "gzip";
     return reply_header(out, "X-Width", w) == 0 && reply_header(out, "X-Height", h) == 0 ? 0 : -1;

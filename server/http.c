@@ -56,6 +56,8 @@ typedef struct {
     route_id route;
     unsigned int status;
     uint64_t size;        /* body bytes of the response queued */
+    int is_stream;        /* the body is produced while sent */
+    uint64_t streamed;    /* body bytes a stream produced so far */
     struct timespec t0;
     struct timespec wall; /* when the request line arrived (log) */
     char method[12];
@@ -92,20 +94,30 @@ void http_global_shutdown(void)
 
 /* ---- reply -> response ---- */
 
+/* A reply's stream as the response's content reader holds it; produced
+ * counts the body bytes handed over, for the access log (libmicrohttpd
+ * reads them all before it reports the request completed). */
+typedef struct {
+    reply_stream s;
+    uint64_t *produced;
+} stream_state;
+
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
-    reply_stream *st = cls;
-    long n = st->read(st->ctx, pos, buf, max);
-    if (n > 0)
+    stream_state *st = cls;
+    long n = st->s.read(st->s.ctx, pos, buf, max);
+    if (n > 0) {
+        *st->produced += (uint64_t)n;
         return (ssize_t)n;
+    }
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
 static void stream_done(void *cls)
 {
-    reply_stream *st = cls;
-    if (st->done != NULL)
-        st->done(st->ctx);
+    stream_state *st = cls;
+    if (st->s.done != NULL)
+        st->s.done(st->s.ctx);
     free(st);
 }
 
@@ -141,11 +153,13 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
             rp->fd = -1;
         break;
     case REPLY_STREAM: {
-        reply_stream *st = failalloc_malloc(sizeof *st);
+        stream_state *st = failalloc_malloc(sizeof *st);
         if (st == NULL)
             return NULL;
-        *st = rp->stream;
-        size_t block = st->block_bytes != 0 ? st->block_bytes : 64 * 1024;
+        st->s = rp->stream;
+        st->produced = &rq->streamed;
+        rq->is_stream = 1;
+        size_t block = st->s.block_bytes != 0 ? st->s.block_bytes : 64 * 1024;
         resp = MHD_create_response_from_callback(
             rp->size == REPLY_SIZE_UNKNOWN ? MHD_SIZE_UNKNOWN : rp->size, block, stream_read,
             st, stream_done);
@@ -164,8 +178,17 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
         MHD_add_response_header(resp, "Cache-Control", rp->cache_control);
     if (rp->content_encoding != NULL)
         MHD_add_response_header(resp, "Content-Encoding", rp->content_encoding);
-    if (rp->vary != NULL)
-        MHD_add_response_header(resp, "Vary", rp->vary);
+    if (rp->vary != 0) {
+        /* What a shared cache must key the answer on. */
+        char vary[96];
+        snprintf(vary, sizeof vary, "%s%s%s",
+                 rp->vary & REPLY_VARY_ACCEPT_ENCODING ? "Accept-Encoding" : "",
+                 rp->vary == (REPLY_VARY_ACCEPT_ENCODING | REPLY_VARY_BASE_URL) ? ", " : "",
+                 rp->vary & REPLY_VARY_BASE_URL
+                     ? "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
+                     : "");
+        MHD_add_response_header(resp, "Vary", vary);
+    }
     for (size_t i = 0; i < rp->n_headers; i++)
         MHD_add_response_header(resp, rp->headers[i].name, reply_header_at(rp, i));
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
@@ -296,9 +319,17 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    /* Body bytes sent: a stream's count is exact even when the client left
+     * early; for a buffer, what a completed response sent (0 for HEAD, 204
+     * and 304), and 0 when it did not complete (libmicrohttpd does not say
+     * how far it got). */
+    unsigned long long sent = rq->is_stream && strcmp(rq->method, "HEAD") != 0
+                                  ? (unsigned long long)rq->streamed
+                              : ok ? (unsigned long long)rq->size
+                                   : 0ULL;
     int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %llu %llu.%03llums%s\n", when, addr,
                      rq->method[0] ? rq->method : "-", target, rq->status,
-                     ok ? (unsigned long long)rq->size : 0ULL, us / 1000, us % 1000,
+                     sent, us / 1000, us % 1000,
                      ok ? "" : " (aborted)");
     if (n > 0)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);

@@ -153,11 +153,6 @@ static int first_element(const char *v, char *buf, size_t buf_size)
     return 0;
 }
 
-/* The headers a derived base URL depends on: what a shared cache must key
- * a document on. */
-#define BASE_URL_VARY "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
-#define BASE_URL_GZIP_VARY "Accept-Encoding, " BASE_URL_VARY
-
 /* "scheme://authority[/prefix]" for links: --public-url when set; else the
  * scheme and host of Forwarded, else X-Forwarded-Proto / X-Forwarded-Host,
  * else http and Host, else the address the daemon listens on. Sets *vary
@@ -257,7 +252,7 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     base_url(s, rq, base, sizeof base, &vary);
     int rc = api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
     if (rc == 0 && vary)
-        out->vary = BASE_URL_VARY;
+        out->vary |= REPLY_VARY_BASE_URL;
     return rc;
 }
 
@@ -273,7 +268,7 @@ static int document_reply(const service_request *rq, const document *d,
     } else {
         reply_borrowed(out, 200, "application/json", d->text, d->len);
     }
-    out->vary = "Accept-Encoding";
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
     out->cache_control = cache_control;
     return 0;
 }
@@ -286,7 +281,7 @@ static void gzip_json(const service_request *rq, reply *out)
     if (out->status != 200 || out->body_kind != REPLY_OWNED || out->content_encoding != NULL ||
         out->content_type == NULL || strcmp(out->content_type, "application/json") != 0)
         return;
-    out->vary = out->vary == NULL ? "Accept-Encoding" : BASE_URL_GZIP_VARY;
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
     if (out->size < GZIP_MIN_BYTES || !gzip_accepted(rq->accept_encoding))
         return;
     unsigned char *gz;
