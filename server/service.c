@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "api.h"
+#include "cost.h"
 #include "daemon_limits.h"
 #include "errors.h"
 #include "files.h"
@@ -502,6 +503,59 @@ void service_run(service *s, const service_request *rq, reply *out)
         reply_error(out, rc, err);
     else
         gzip_json(rq, out);
+}
+
+/* The points of a batch body, counted cheaply: one '[' per point plus the
+ * array's own (an over-count when a malformed body has more; the parser
+ * refuses that body anyway). */
+static uint64_t count_points(const char *body, size_t len)
+{
+    uint64_t n = 0;
+    for (const char *p = body, *end = body + len; p != NULL && p < end;
+         p = memchr(p, '[', (size_t)(end - p))) {
+        if (*p == '[')
+            n++;
+        p++;
+    }
+    n = n > 0 ? n - 1 : 0;
+    return n > LIMIT_MAX_POINTS ? LIMIT_MAX_POINTS : n;
+}
+
+int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost)
+{
+    char err[ERRORS_MSG_MAX] = "";
+    int rc = 0;
+    query_result qr;
+    *out_cost = 1;
+    switch (rq->route.id) {
+    case ROUTE_TILE:
+        rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost, err,
+                         sizeof err);
+        if (rc == 1)
+            return 1;
+        break;
+    case ROUTE_POINT:
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_POINT, &qr, err,
+                         sizeof err);
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, 1, 1);
+        break;
+    case ROUTE_POINTS: {
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, 0, &qr, err, sizeof err);
+        uint64_t n = rq->body != NULL ? count_points(rq->body, rq->body_len) : 0;
+        if (rc == 0 && cost_check(&qr.spec, n, 1, "send fewer points", err, sizeof err) != 0)
+            rc = ERR_TOO_COSTLY;
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, n > 0 ? n : 1, 1);
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc == 0)
+        return 0;
+    reply_error(out, rc, err);
+    return 1;
 }
 
 void service_handle(service *s, service_request *rq, reply *out)
