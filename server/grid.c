@@ -41,6 +41,24 @@ static int is_png(const grid_request *r)
     return r->picture || (r->enc.format != HEIGHTS_NPY && r->enc.format != HEIGHTS_R16);
 }
 
+/* Row bytes of a request's form, and the gradient components of .npy. */
+static size_t row_bytes_of(const grid_request *req, int *n_grad)
+{
+    *n_grad = req->spec.has_t ? 3 : 2;
+    if (req->picture) {
+        *n_grad = 2;
+        return 3 * (size_t)req->width;
+    }
+    return heights_row_bytes(&req->enc, *n_grad, req->width);
+}
+
+int grid_band_rows(const grid_request *req)
+{
+    int n_grad;
+    size_t rows = GRID_BAND_BYTES / row_bytes_of(req, &n_grad);
+    return rows < 1 ? 1 : rows > (size_t)req->height ? req->height : (int)rows;
+}
+
 int grid_job_create(const grid_request *req, grid_job **out)
 {
     assert(req->width >= 1 && req->height >= 1 && req->step > 0);
@@ -62,8 +80,7 @@ int grid_job_create(const grid_request *req, grid_job **out)
         job->n_grad = req->spec.has_t ? 3 : 2;
         job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
     }
-    size_t rows = GRID_BAND_BYTES / job->row_bytes;
-    job->rows_per_band = rows < 1 ? 1 : rows > (size_t)req->height ? req->height : (int)rows;
+    job->rows_per_band = grid_band_rows(req);
     size_t w = (size_t)req->width + (size_t)job->extra;
     job->values = failalloc_malloc(w * sizeof *job->values);
     job->row = failalloc_malloc(job->row_bytes);

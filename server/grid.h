@@ -48,6 +48,10 @@ typedef struct {
 
 typedef struct grid_job grid_job;
 
+/* Rows per band of a job for req: as many as make about GRID_BAND_BYTES of
+ * encoded output, at least one. */
+int grid_band_rows(const grid_request *req);
+
 /* A new job for req (copied). Returns 0 and *out, or -1 out of memory.
  * Free with grid_job_destroy() (NULL: nothing). Nothing is computed yet. */
 int grid_job_create(const grid_request *req, grid_job **out);

@@ -3,12 +3,14 @@
 #include "heightsreq.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include "errors.h"
+#include "cost.h"
 #include "gzip.h"
 #include "tile.h"
 
@@ -218,50 +220,115 @@ static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *ou
     return 0;
 }
 
-int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
-                          const char *inm, const char *accept_encoding, reply *out, char *err,
-                          size_t err_size)
+/* A numeric tile's request, key and ETag. Returns 0 or an ERR_* code. */
+static int tile_request(const route *r, const query_args *q, const char *accept_encoding,
+                        grid_request *g, char *key, size_t key_size, char *etag,
+                        size_t etag_size, char *err, size_t err_size)
 {
-    grid_request g;
-    int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, &g, err, err_size);
+    int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, g, err, err_size);
     if (rc != 0)
         return rc;
     /* the tile's pixel centres, as render_tile_png samples them */
     int px = 256 * r->scale;
-    render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g.x, &g.y);
-    g.step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
-    g.width = g.height = px;
-    g.gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    char key[1400], etag[32];
-    if (heightsreq_key(r, &g, key, sizeof key) < 0) {
+    render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g->x, &g->y);
+    g->step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
+    g->width = g->height = px;
+    g->gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
+    if (heightsreq_key(r, g, key, key_size) < 0) {
         snprintf(err, err_size, "canonical request too long");
         return ERR_INTERNAL;
     }
-    tile_etag(key, etag, sizeof etag);
-    numeric_ctx f = {tile_service_metrics(t), &g};
-    cache_entry *e = NULL;
-    rc = cache_get(tile_service_cache(t), key, numeric_fill, &f, &e, NULL);
-    if (rc != 0)
-        return ERR_NOMEM;
+    tile_etag(key, etag, etag_size);
+    return 0;
+}
+
+/* The reply for a numeric tile's cache entry e (the reply holds it). */
+static int entry_reply(const grid_request *g, cache_entry *e, const char *inm, const char *etag,
+                       reply *out)
+{
     out->status = tile_etag_matches(inm, etag) ? 304 : 200;
     out->cache_control = GRID_CACHE_CONTROL;
     out->body_kind = REPLY_ENTRY;
     out->entry = e;
     out->body = cache_entry_data(e);
     out->size = cache_entry_size(e);
-    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(&g, out) != 0) {
+    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(g, out) != 0) {
         reply_release(out);
         return ERR_INTERNAL;
     }
     return 0;
 }
 
-/* REPLY_STREAM's side of a grid job. */
+int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
+                          const char *inm, const char *accept_encoding, reply *out, char *err,
+                          size_t err_size)
+{
+    grid_request g;
+    char key[1400], etag[32];
+    int rc = tile_request(r, q, accept_encoding, &g, key, sizeof key, etag, sizeof etag, err,
+                          err_size);
+    if (rc != 0)
+        return rc;
+    numeric_ctx f = {tile_service_metrics(t), &g};
+    cache_entry *e = NULL;
+    if (cache_get(tile_service_cache(t), key, numeric_fill, &f, &e, NULL) != 0)
+        return ERR_NOMEM;
+    return entry_reply(&g, e, inm, etag, out);
+}
+
+int heightsreq_tile_lookup(tile_service *t, const route *r, const query_args *q,
+                           const char *inm, const char *accept_encoding, reply *out,
+                           uint64_t *out_cost, char *err, size_t err_size)
+{
+    grid_request g;
+    char key[1400], etag[32];
+    int rc = tile_request(r, q, accept_encoding, &g, key, sizeof key, etag, sizeof etag, err,
+                          err_size);
+    if (rc != 0)
+        return rc;
+    cache_entry *e = NULL;
+    if (cache_lookup(tile_service_cache(t), key, &e) == 0) {
+        rc = entry_reply(&g, e, inm, etag, out);
+        return rc != 0 ? rc : 1;
+    }
+    uint64_t samples = (uint64_t)g.width * (uint64_t)g.height;
+    int grads = g.enc.format == HEIGHTS_NPY && g.enc.gradient;
+    if (cost_check(&g.spec, samples, grads, r->scale == 2 ? "ask for @1x" : NULL, err,
+                   err_size) != 0)
+        return ERR_TOO_COSTLY;
+    *out_cost = cost_estimate(&g.spec, samples, grads);
+    return 0;
+}
+
+/* The estimated work of one band of g (cost.h): gradients for .npy with
+ * gradient=1 and for shaded pictures. */
+static uint64_t grid_band_cost(const grid_request *g)
+{
+    int grads = (g->enc.format == HEIGHTS_NPY && g->enc.gradient && !g->picture) ||
+                (g->picture && g->render.shade);
+    uint64_t samples = (uint64_t)g->width * (uint64_t)grid_band_rows(g);
+    return cost_estimate(&g->spec, samples, grads);
+}
+
+/* REPLY_STREAM's side of a grid job: read hands over what the bands made;
+ * produce (the connection layer's call, reply.h) makes the next band. */
 static long stream_read(void *ctx, uint64_t pos, char *buf, size_t max)
 {
     (void)pos; /* the job's own position: reads come in order */
-    return grid_job_read(ctx, (unsigned char *)buf, max);
+    const unsigned char *p;
+    size_t n = grid_job_pending(ctx, &p);
+    if (n == 0)
+        return grid_job_finished(ctx) ? 0 : REPLY_STREAM_PENDING;
+    if (n > max)
+        n = max;
+    if (n > (size_t)LONG_MAX)
+        n = (size_t)LONG_MAX;
+    memcpy(buf, p, n);
+    grid_job_consume(ctx, n);
+    return (long)n;
 }
+
+static int stream_produce(void *ctx) { return grid_job_compute_band(ctx) < 0 ? -1 : 0; }
 
 static void stream_done(void *ctx) { grid_job_destroy(ctx); }
 
@@ -303,5 +370,7 @@ int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_no
     out->stream.done = stream_done;
     out->stream.ctx = job;
     out->stream.block_bytes = 64 * 1024;
+    out->stream.produce = stream_produce;
+    out->stream.band_cost = grid_band_cost(&g);
     return 0;
 }

@@ -69,10 +69,20 @@ int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
                           const char *if_none_match, const char *accept_encoding, reply *out,
                           char *err, size_t err_size);
 
+/* The render pool's admission of a numeric tile (on the connection
+ * thread): returns 1 with *out filled when the cache has it (200 or 304);
+ * 0 when it must be computed, with its estimated work in *out_cost; or an
+ * ERR_* code with a message in err (a bad query; ERR_TOO_COSTLY). */
+int heightsreq_tile_lookup(tile_service *t, const route *r, const query_args *q,
+                           const char *if_none_match, const char *accept_encoding, reply *out,
+                           uint64_t *out_cost, char *err, size_t err_size);
+
 /* Answers GET/HEAD of a grid route r with query q: 304 when if_none_match
  * matches the ETag (nothing computed), else 200 with the body streamed in
- * bands (REPLY_STREAM; exact Content-Length for plain .npy and .r16,
- * chunked otherwise); gzip when accept_encoding allows it (.npy, .r16).
+ * bands (REPLY_STREAM with produce: each band is a step of its own, for
+ * the render pool; exact Content-Length for plain .npy and .r16, chunked
+ * otherwise); gzip when accept_encoding allows it (.npy, .r16). Computes
+ * nothing itself: cheap enough for the connection thread.
  * Returns 0 and fills *out; or an ERR_* code with a message in err. */
 int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
                           const char *accept_encoding, reply *out, char *err, size_t err_size);

@@ -148,6 +148,12 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     stream_state *st = cls;
     long n = st->s.read(st->s.ctx, pos, buf, max);
+    /* Nothing made yet: make the next block here, on this thread, for now
+     * (the render pool is to take this step with the connection suspended,
+     * reply.h). */
+    while (n == REPLY_STREAM_PENDING && st->s.produce != NULL &&
+           st->s.produce(st->s.ctx) == 0)
+        n = st->s.read(st->s.ctx, pos, buf, max);
     if (n > 0) {
         *st->produced += (uint64_t)n;
         return (ssize_t)n;

@@ -50,12 +50,22 @@ typedef enum {
  * of unknown size, or -1 on failure (the connection is then closed; a
  * status already sent cannot change). Called on a connection thread, one
  * call at a time, pos growing. done frees ctx once, when the response is
- * finished or abandoned (also if it never started). */
+ * finished or abandoned (also if it never started).
+ *
+ * A stream whose blocks are heavy to make (a grid's bands) sets produce:
+ * read then only copies what is made and returns REPLY_STREAM_PENDING when
+ * nothing is; the connection layer then calls produce(ctx) (the heavy step,
+ * on any thread, never at the same time as read: on the render pool with
+ * the connection suspended, band_cost its estimated work, cost.h) and reads
+ * again. produce returns 0, or -1 on failure (the connection is closed). */
+#define REPLY_STREAM_PENDING (-2L)
 typedef struct {
     long (*read)(void *ctx, uint64_t pos, char *buf, size_t max);
     void (*done)(void *ctx);
     void *ctx;
     size_t block_bytes; /* suggested size of one read (0: 64 KiB) */
+    int (*produce)(void *ctx); /* NULL: read makes the body itself */
+    uint64_t band_cost;        /* the estimated work of one produce call */
 } reply_stream;
 
 typedef struct {

@@ -529,9 +529,21 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
     *out_cost = 1;
     switch (rq->route.id) {
     case ROUTE_TILE:
-        rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost, err,
-                         sizeof err);
+        if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+            rc = heightsreq_tile_lookup(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                        rq->accept_encoding, out, out_cost, err, sizeof err);
+        else
+            rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost,
+                             err, sizeof err);
         if (rc == 1)
+            return 1;
+        break;
+    case ROUTE_GRID:
+        /* a grid is answered at once: the reply is a stream whose bands are
+         * made one at a time (reply.h, produce); 304 and bad queries too */
+        rc = heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match,
+                                   rq->accept_encoding, out, err, sizeof err);
+        if (rc == 0)
             return 1;
         break;
     case ROUTE_POINT:
