@@ -204,7 +204,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
                 quote_seg(at, slen, q, sizeof q);
                 snprintf(err, err_size,
                          "tile scale '%s' does not exist: a tile is {y}.png (256 px) or "
-                         "{y}@2x.png (512 px), or .npy, .r16", q);
+                         "{y}@2x.png (512 px)", q);
                 return ERR_BAD_REQUEST;
             }
             out->scale = 2;

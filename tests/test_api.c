@@ -136,7 +136,7 @@ static void test_points_conflicting_t(void)
     static const char body3[] = "{\"points\":[[0,0,1]]}", body2[] = "{\"points\":[[0,0]]}";
     const char *kv[] = {"t", "5"};
     query_args a = test_query_args(kv, 1);
-    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1};
+    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
     reply rp = REPLY_INIT;
     char err[ERRORS_MSG_MAX] = "";
     CHECK(api_points(&r, &a, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);
