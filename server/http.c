@@ -403,6 +403,7 @@ typedef struct {
     int differing;            /* two Content-Length values differ */
     int bad_transfer_encoding;/* anything but one "chunked" */
     int bad_byte;             /* a bare CR, LF or NUL inside a field value */
+    int n_host;               /* Host fields */
     const char *expect;       /* the Expect value, NULL if absent */
     unsigned long long content_length;
     const char *prev_value;   /* the previous field's value (NUL check) */
@@ -446,6 +447,8 @@ static enum MHD_Result framing_header(void *cls, enum MHD_ValueKind kind, const 
         f->n_content_length++;
     } else if (strcasecmp(key, "Expect") == 0) {
         f->expect = value;
+    } else if (strcasecmp(key, "Host") == 0) {
+        f->n_host++;
     }
     return MHD_YES;
 }
@@ -468,6 +471,11 @@ static int check_framing(struct MHD_Connection *conn, const char *version, char 
     if (f.bad_byte) {
         snprintf(msg, msg_size, "a header field holds a NUL byte, a bare CR or a bare LF "
                                 "(RFC 9110 section 5.5)");
+        return ERR_FRAMING;
+    }
+    if (f.n_host > 1 || (f.n_host == 0 && strcmp(version, "HTTP/1.1") == 0)) {
+        snprintf(msg, msg_size, "an HTTP/1.1 request needs exactly one Host header "
+                                "(RFC 9112 section 3.2), got %d", f.n_host);
         return ERR_FRAMING;
     }
     if (f.n_content_length > 0 && f.n_transfer_encoding > 0) {
@@ -681,18 +689,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rc != 0) {
             /* Queued now, before any body is read: libmicrohttpd closes the
              * connection after it, so nothing after the ambiguous request is
-             * read as one (FIELD-NOTES.md). */
+             * read as one (docs/architecture.md, "The HTTP library"). */
             connguard_request_received(conn);
             atomic_fetch_add(&s->closed[CLOSE_FRAMING], 1);
             return send_error(s, conn, rq, rc, msg, 1);
         }
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
-         * (FIELD-NOTES.md). Refused now: a body announced beyond what we
-         * would even read, and one over the limit whose client waits for
-         * 100 Continue (it then need not send it at all). libmicrohttpd
-         * 0.9.75 takes a response only before or after the body, not in the
-         * middle. */
+         * (docs/architecture.md, "The HTTP library"). Refused now: a body
+         * announced beyond what we would even read, and one over the limit
+         * whose client waits for 100 Continue (it then need not send it at
+         * all). libmicrohttpd 0.9.75 takes a response only before or after
+         * the body, not in the middle. */
         if (announced > LIMIT_BODY_DISCARD_BYTES ||
             (announced > LIMIT_BODY_BYTES && expect != NULL)) {
             connguard_request_received(conn);
