@@ -51,7 +51,7 @@ help:
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60); fuzz-build'
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
-	@echo '  bench           bench-tiles bench-noise bench-grid bench-http bench-export'
+	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http bench-export'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
