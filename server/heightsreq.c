@@ -371,6 +371,6 @@ int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_no
     out->stream.ctx = job;
     out->stream.block_bytes = 64 * 1024;
     out->stream.produce = stream_produce;
-    out->stream.band_cost = grid_band_cost(&g);
+    out->stream.produce_cost = grid_band_cost(&g);
     return 0;
 }

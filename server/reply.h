@@ -51,22 +51,29 @@ typedef enum {
  * status already sent cannot change). Called on a connection thread, one
  * call at a time, pos growing. done frees ctx once, when the response is
  * finished or abandoned (also if it never started).
- *
- * A stream whose blocks are heavy to make (a grid's bands) sets produce:
- * read then only copies what is made and returns REPLY_STREAM_PENDING when
- * nothing is; the connection layer then calls produce(ctx) (the heavy step,
- * on any thread, never at the same time as read: on the render pool with
- * the connection suspended, band_cost its estimated work, cost.h) and reads
- * again. produce returns 0, or -1 on failure (the connection is closed). */
-#define REPLY_STREAM_PENDING (-2L)
+ */
 typedef struct {
     long (*read)(void *ctx, uint64_t pos, char *buf, size_t max);
     void (*done)(void *ctx);
     void *ctx;
     size_t block_bytes; /* suggested size of one read (0: 64 KiB) */
-    int (*produce)(void *ctx); /* NULL: read makes the body itself */
-    uint64_t band_cost;        /* the estimated work of one produce call */
+    /* Optional, for bodies whose blocks are costly to compute (grid bands):
+     * read returns REPLY_STREAM_PENDING when nothing is ready; the
+     * connection layer then runs produce(ctx) on a render-pool worker (the
+     * connection suspended meanwhile, never a connection thread) and calls
+     * read again once it returned. produce computes the next block and
+     * returns 0, or -1 on failure (the stream then ends with an error); it
+     * is never called at the same time as read. produce_cost is the
+     * estimated work of one produce call (cost.h), for the pool's
+     * fairness; the continuation of a stream is never refused for the
+     * queue's bound (its request was admitted), only when the daemon
+     * stops. */
+    int (*produce)(void *ctx);
+    uint64_t produce_cost;
 } reply_stream;
+
+/* What read returns when the next block must be produced first. */
+#define REPLY_STREAM_PENDING (-2)
 
 typedef struct {
     unsigned int status;        /* HTTP status; 0 means "not filled" */
