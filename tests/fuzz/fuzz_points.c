@@ -39,7 +39,7 @@ static long expected_points(const char *body, size_t len, int *dims, double **co
     long n = -1;
     *coords = NULL;
     if (doc == NULL)
-        return strstr(jerr.text, "too big integer") != NULL ? -2 : -1;
+        return strstr(jerr.text, "too big") != NULL ? -2 : -1; /* "too big (negative) integer" */
     json_t *pts = json_object_get(doc, "points");
     if (!json_is_object(doc) || json_object_size(doc) != 1 || !json_is_array(pts))
         goto done;
