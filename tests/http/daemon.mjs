@@ -38,7 +38,7 @@ export function runOnce(args, env = {}, timeoutMs = 20000 * SLOW) {
 // unless NOISETILE_STATIC names a folder.
 // nofile: run it under `prlimit --nofile=N:N` (that soft and hard descriptor
 // limit).
-export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000, nofile } = {}) {
+export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000 * SLOW, nofile } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
   // A variable given as undefined in env is removed from the daemon's
   // environment (e.g. NOISETILE_STATIC).
