@@ -16,8 +16,12 @@ export const STATIC = path.join(root, 'static');
 
 const SANITIZER_REPORT = /Sanitizer|runtime error|LeakSanitizer/;
 
+// Under make valgrind (NOISETILE_VALGRIND_OPTS set) a daemon starts and
+// answers several times slower: the start-up deadlines below stretch.
+const SLOW = process.env.NOISETILE_VALGRIND_OPTS ? 4 : 1;
+
 // Runs the binary to completion (for --help and bad flags).
-export function runOnce(args, env = {}, timeoutMs = 20000) {
+export function runOnce(args, env = {}, timeoutMs = 20000 * SLOW) {
   return new Promise((resolve, reject) => {
     const child = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '', stderr = '';
@@ -34,7 +38,7 @@ export function runOnce(args, env = {}, timeoutMs = 20000) {
 // unless NOISETILE_STATIC names a folder.
 // nofile: run it under `prlimit --nofile=N:N` (that soft and hard descriptor
 // limit).
-export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000, nofile } = {}) {
+export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000 * SLOW, nofile } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
   // A variable given as undefined in env is removed from the daemon's
   // environment (e.g. NOISETILE_STATIC).

@@ -19,7 +19,9 @@ let d;
 // Sends bytes (a Buffer or string, or an array of them sent in turn, each
 // after the previous answer began) and collects everything until the server
 // closes or idleMs pass without data. Resolves { data, closed }.
-function exchange(payload, { idleMs = 700, port = d.port } = {}) {
+// (Longer under make valgrind, where the daemon answers several times slower.)
+const IDLE_MS = process.env.NOISETILE_VALGRIND_OPTS ? 3000 : 700;
+function exchange(payload, { idleMs = IDLE_MS, port = d.port } = {}) {
   const parts = Array.isArray(payload) ? payload : [payload];
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1');

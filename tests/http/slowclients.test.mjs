@@ -16,7 +16,8 @@ test('idle + slow-loris connections on every slot: a normal client still gets ti
 
 test('at a 1024 descriptor limit, 1100 idle/slow connections: a normal client gets its tiles in under 1 s', { timeout: 90000 }, async () => {
   const { r, fails } = await runSlowClients({ nofile: 1024 });
-  assert.equal(r.limits.nofile, 1024);
+  // (under make valgrind the tool keeps about 12 of the 1024 for itself)
+  assert.ok(r.limits.nofile === 1024 || (process.env.NOISETILE_VALGRIND_OPTS && r.limits.nofile >= 1008 && r.limits.nofile < 1024), `open-file limit ${r.limits.nofile}`);
   assert.ok(r.limits.connections < 1024, `${r.limits.connections} connections at 1024 descriptors`);
   assert.equal(r.idle + r.slow, 1100);
   assert.deepEqual(fails, [], JSON.stringify(r));
