@@ -177,6 +177,47 @@ int main(void)
         qsort(pns[i], REPS, sizeof pns[i][0], cmp_double);
         printf("| %s | %.0f |\n", pcases[i].name, pns[i][REPS / 2]);
     }
+    /* batches: noise_eval_points over 10,000 random points, ns per point */
+    static const struct {
+        const char *name;
+        noise_kind kind;
+        int octaves;
+        int with_grads;
+    } bcases[] = {
+        { "perlin, 1 octave", NOISE_PERLIN, 1, 0 },   { "perlin, 1 octave, gradients", NOISE_PERLIN, 1, 1 },
+        { "value, 1 octave", NOISE_VALUE, 1, 0 },     { "simplex, 1 octave", NOISE_SIMPLEX, 1, 0 },
+        { "simplex, 1 octave, gradients", NOISE_SIMPLEX, 1, 1 }, { "perlin, 6 octaves", NOISE_PERLIN, 6, 0 },
+        { "improved, seed 1, 1 octave", NOISE_IMPROVED, 1, 0 },
+    };
+    enum { NB = sizeof bcases / sizeof bcases[0], NPTS = 10000 };
+    static double pts[2 * NPTS], bv[NPTS], bg[2 * NPTS];
+    uint32_t rng = 12345;
+    for (int i = 0; i < 2 * NPTS; i++) {
+        rng = rng * 1664525u + 1013904223u;
+        pts[i] = ((double)(rng >> 8) / 16777216.0 - 0.5) * 2000.0;
+    }
+    double bns[NB][REPS];
+    for (int r = 0; r < REPS; r++)
+        for (int i = 0; i < NB; i++) {
+            noise_spec s;
+            noise_spec_default(&s, bcases[i].kind, 1);
+            s.octaves = bcases[i].octaves;
+            double a = now_ns();
+            int calls = 0;
+            do {
+                noise_eval_points(&s, NPTS, pts, 2, bv, bcases[i].with_grads ? bg : NULL);
+                calls++;
+            } while (now_ns() - a < 5e6);
+            bns[i][r] = (now_ns() - a) / ((double)calls * NPTS);
+            sink = (float)bv[NPTS / 2];
+        }
+    printf("\nnoise_eval_points, %d random points in [-1000, 1000]^2, ns per point (median of %d runs)\n\n",
+           (int)NPTS, REPS);
+    printf("| batch | ns/point |\n|---|---:|\n");
+    for (int i = 0; i < NB; i++) {
+        qsort(bns[i], REPS, sizeof bns[i][0], cmp_double);
+        printf("| %s | %.2f |\n", bcases[i].name, bns[i][REPS / 2]);
+    }
     /* the targets of issue 2 */
     double perlin1 = ns[7];
     int ok_speed = stb / perlin1 >= 3.0;
