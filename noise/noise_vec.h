@@ -1,0 +1,579 @@
+/* noise_vec.h: internal to noise/: the vector twins of the scalar kernels of
+ * noise_kernels.h and of the row loops of noise_eval.c, written once against
+ * a small vector layer (nv_*) that noise_avx2.c (4 doubles) and
+ * noise_avx512.c (8 doubles) define before including this file.
+ *
+ * Every expression is the scalar one, lane by lane, in the same order:
+ * explicit multiplies and adds (the build has -ffp-contract=off and nothing
+ * here asks for a fused multiply-add), floor by round-to-minus-infinity
+ * (exact), max(r, 0) with the scalar's r > 0 ? r : 0 semantics, and the
+ * same table entries by gather. So each lane equals the scalar path bit for
+ * bit. Lanes the vector arithmetic does not cover (a lattice index outside
+ * the int32 range, non-finite coordinates) take the scalar kernel.
+ *
+ * The includer defines: NV_W (lanes), NV_FN (static inline, always inlined,
+ * with the path's target attribute), NV_TARGET (the target attribute), the
+ * types vd (doubles), vi (32-bit ints, NV_W lanes), vm (a lane mask), and
+ * the operations used below; and NV_NAME(x) to give exported tables a
+ * per-path name.
+ */
+#ifndef NOISE_VEC_H
+#define NOISE_VEC_H
+
+#include "noise_field.h"
+#include "noise_kernels.h"
+
+/* ---- helpers over the layer ---- */
+
+NV_FN vd nv_fade(vd t)
+{
+    /* t * t * t * (t * (t * 6 - 15) + 10) */
+    vd a = vd_mul(vd_mul(t, t), t);
+    vd b = vd_add(vd_mul(t, vd_sub(vd_mul(t, vd_set1(6.0)), vd_set1(15.0))), vd_set1(10.0));
+    return vd_mul(a, b);
+}
+
+NV_FN vd nv_dfade(vd t)
+{
+    vd u = vd_mul(t, vd_sub(t, vd_set1(1.0)));
+    return vd_mul(vd_set1(30.0), vd_mul(u, u));
+}
+
+NV_FN vi nv_eat(vi acc, vi data)
+{
+    acc = vi_add(acc, vi_mul(data, vi_set1((int)NL_PRIME_C)));
+    acc = vi_or(vi_shl(acc, 17), vi_shr(acc, 15));
+    return vi_mul(acc, vi_set1((int)NL_PRIME_D));
+}
+
+NV_FN vi nv_avalanche(vi a)
+{
+    a = vi_xor(a, vi_shr(a, 15));
+    a = vi_mul(a, vi_set1((int)NL_PRIME_B));
+    a = vi_xor(a, vi_shr(a, 13));
+    a = vi_mul(a, vi_set1((int)NL_PRIME_C));
+    a = vi_xor(a, vi_shr(a, 16));
+    return a;
+}
+
+/* Lanes whose floor lies in [-2^31, 2^31 - 2]: the index and index + 1 are
+ * int32, where nl_eat64 eats the low word only. False for NaN. */
+NV_FN vm nv_index_ok(vd fl)
+{
+    return vm_and(vd_ge(fl, vd_set1(-2147483648.0)), vd_le(fl, vd_set1(2147483646.0)));
+}
+
+/* byte A of a hash, as a table index */
+NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
+
+/* ---- square lattice, 2D ---- */
+
+typedef struct {
+    vd p, q, r, s, py, qy, ry, sy, rp, ryp, b;
+} nv_cell2;
+
+NV_FN void nv_cell2_broadcast(const nk_cell2 *c, int mode, int want_grad, nv_cell2 *v)
+{
+    (void)mode;
+    (void)want_grad;
+    v->p = vd_set1(c->p);
+    v->q = vd_set1(c->q);
+    v->r = vd_set1(c->r);
+    v->s = vd_set1(c->s);
+    v->rp = vd_set1(c->rp);
+    v->py = vd_set1(c->py);
+    v->qy = vd_set1(c->qy);
+    v->ry = vd_set1(c->ry);
+    v->sy = vd_set1(c->sy);
+    v->ryp = vd_set1(c->ryp);
+    v->b = vd_set1(c->b);
+}
+
+/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
+NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+{
+    if (mode == NK_MODE_VALUE) {
+        vd a = vd_gather(nl_value_table, nv_byte(ha)), b = vd_gather(nl_value_table, nv_byte(hb));
+        vd cc = vd_gather(nl_value_table, nv_byte(hc)), d = vd_gather(nl_value_table, nv_byte(hd));
+        vd ba = vd_sub(b, a), dc = vd_sub(d, cc);
+        c->p = vd_add(a, vd_mul(ba, sy));
+        c->r = vd_add(cc, vd_mul(dc, sy));
+        c->rp = vd_sub(c->r, c->p);
+        if (want_grad) {
+            c->py = vd_mul(ba, dsy);
+            c->ry = vd_mul(dc, dsy);
+            c->ryp = vd_sub(c->ry, c->py);
+        }
+        return;
+    }
+    const double *t = &nl_perlin2_table[0][0];
+    vi ia = vi_shl(nv_byte(ha), 1), ib = vi_shl(nv_byte(hb), 1);
+    vi ic = vi_shl(nv_byte(hc), 1), id = vi_shl(nv_byte(hd), 1);
+    vd ga0 = vd_gather(t, ia), ga1 = vd_gather(t + 1, ia), gb0 = vd_gather(t, ib), gb1 = vd_gather(t + 1, ib);
+    vd gc0 = vd_gather(t, ic), gc1 = vd_gather(t + 1, ic), gd0 = vd_gather(t, id), gd1 = vd_gather(t + 1, id);
+    vd ty1 = vd_sub(ty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), sy);
+    c->p = vd_add(vd_mul(ga0, ry), vd_mul(gb0, sy));
+    c->q = vd_add(vd_mul(vd_mul(ga1, ty), ry), vd_mul(vd_mul(gb1, ty1), sy));
+    c->r = vd_add(vd_mul(gc0, ry), vd_mul(gd0, sy));
+    c->s = vd_add(vd_mul(vd_mul(gc1, ty), ry), vd_mul(vd_mul(gd1, ty1), sy));
+    c->rp = vd_sub(c->r, c->p);
+    if (want_grad) {
+        c->py = vd_mul(vd_sub(gb0, ga0), dsy);
+        c->qy = vd_add(vd_add(vd_mul(ga1, ry), vd_mul(gb1, sy)),
+                       vd_mul(vd_sub(vd_mul(gb1, ty1), vd_mul(ga1, ty)), dsy));
+        c->ry = vd_mul(vd_sub(gd0, gc0), dsy);
+        c->sy = vd_add(vd_add(vd_mul(gc1, ry), vd_mul(gd1, sy)),
+                       vd_mul(vd_sub(vd_mul(gd1, ty1), vd_mul(gc1, ty)), dsy));
+        c->ryp = vd_sub(c->ry, c->py);
+        c->b = vd_sub(vd_sub(c->sy, c->ry), c->qy);
+    }
+}
+
+/* nk_value2_sample / nk_perlin2_sample */
+NV_FN vd nv_sq2_sample(int mode, int want_grad, const nv_cell2 *c, vd tx, vd *g0, vd *g1)
+{
+    vd sx = nv_fade(tx);
+    if (mode == NK_MODE_VALUE) {
+        vd e = c->rp;
+        if (want_grad) {
+            *g0 = vd_mul(e, nv_dfade(tx));
+            *g1 = vd_add(c->py, vd_mul(c->ryp, sx));
+        }
+        return vd_add(c->p, vd_mul(e, sx));
+    }
+    vd tx1 = vd_sub(tx, vd_set1(1.0));
+    vd ab = vd_add(vd_mul(tx, c->p), c->q), cd = vd_add(vd_mul(tx1, c->r), c->s), e = vd_sub(cd, ab);
+    if (want_grad) {
+        *g0 = vd_add(vd_add(c->p, vd_mul(c->rp, sx)), vd_mul(e, nv_dfade(tx)));
+        *g1 = vd_add(vd_add(vd_mul(tx, c->py), c->qy), vd_mul(vd_add(vd_mul(tx, c->ryp), c->b), sx));
+    }
+    return vd_add(ab, vd_mul(e, sx));
+}
+
+/* nk_sq2 on every lane; returns 0 (computing nothing) if a lane needs the
+ * scalar kernel. */
+NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    vd fx = vd_floor(x), fy = vd_floor(y);
+    if (!vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy))))
+        return 0;
+    vd tx = vd_add(vd_sub(x, fx), vd_zero()), ty = vd_add(vd_sub(y, fy), vd_zero());
+    vi i = vd_to_vi(fx), j = vd_to_vi(fy), one = vi_set1(1);
+    vi s = vi_set1((int)nl_seed(seed));
+    vi hi0 = nv_eat(s, i), hi1 = nv_eat(s, vi_add(i, one)), j1 = vi_add(j, one);
+    vi ha = nv_avalanche(nv_eat(hi0, j)), hb = nv_avalanche(nv_eat(hi0, j1));
+    vi hc = nv_avalanche(nv_eat(hi1, j)), hd = nv_avalanche(nv_eat(hi1, j1));
+    nv_cell2 c;
+    nv_sq2_cell(mode, want_grad, ha, hb, hc, hd, ty, nv_fade(ty), nv_dfade(ty), &c);
+    *val = nv_sq2_sample(mode, want_grad, &c, tx, g0, g1);
+    return 1;
+}
+
+/* ---- triangle lattice, 2D ---- */
+
+/* nk_tri2_corner */
+NV_FN vd nv_tri2_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd *gs0, vd *gs1)
+{
+    vd sum = vd_mul(vd_add(fx, fy), vd_set1(NK_SIMPLEX_G2));
+    vd dx = vd_sub(fx, sum), dy = vd_sub(fy, sum);
+    vd r = vd_sub(vd_sub(vd_set1(0.5), vd_mul(dx, dx)), vd_mul(dy, dy));
+    r = vd_max(r, vd_zero());
+    vd r2 = vd_mul(r, r), r3 = vd_mul(r2, r);
+    vd r38 = vd_mul(vd_set1(8.0), r3);
+    if (mode == NK_MODE_VALUE) {
+        vd v = vd_gather(nl_value_table, nv_byte(h));
+        if (want_grad) {
+            vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), v);
+            *gs0 = vd_add(*gs0, vd_mul(k, dx));
+            *gs1 = vd_add(*gs1, vd_mul(k, dy));
+        }
+        return vd_mul(r38, v);
+    }
+    const double *t = mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
+    vi ix = vi_shl(nv_byte(h), 1);
+    vd gx = vd_gather(t, ix), gy = vd_gather(t + 1, ix);
+    vd dot = vd_add(vd_mul(gx, dx), vd_mul(gy, dy));
+    if (want_grad) {
+        vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), dot);
+        *gs0 = vd_add(*gs0, vd_add(vd_mul(r38, gx), vd_mul(k, dx)));
+        *gs1 = vd_add(*gs1, vd_add(vd_mul(r38, gy), vd_mul(k, dy)));
+    }
+    return vd_mul(r38, dot);
+}
+
+/* nk_tri2 on every lane; 0 if a lane needs the scalar kernel. */
+NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    x = vd_mul(x, vd_set1(NK_SIMPLEX_K2));
+    y = vd_mul(y, vd_set1(NK_SIMPLEX_K2));
+    vd skew = vd_mul(vd_add(x, y), vd_set1(NK_SIMPLEX_F2));
+    vd sx = vd_add(x, skew), sy = vd_add(y, skew);
+    vd fli = vd_floor(sx), flj = vd_floor(sy);
+    if (!vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj))))
+        return 0;
+    vd fx = vd_add(vd_sub(sx, fli), vd_zero()), fy = vd_add(vd_sub(sy, flj), vd_zero());
+    vi i = vd_to_vi(fli), j = vd_to_vi(flj), one = vi_set1(1);
+    vm xgy = vd_gt(fx, fy);
+    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+    vi s = vi_set1((int)nl_seed(seed));
+    vi h0 = nv_avalanche(nv_eat(nv_eat(s, i), j));
+    vi h3 = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, one)), vi_add(j, one)));
+    vi hc = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, vd_to_vi(ox))), vi_add(j, vd_to_vi(oy))));
+    vd gs0 = vd_zero(), gs1 = vd_zero();
+    vd v = nv_tri2_corner(mode, want_grad, h0, fx, fy, &gs0, &gs1);
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, h3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
+                                 &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, hc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
+    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
+                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
+    if (want_grad) {
+        *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
+        *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
+    }
+    *val = vd_mul(v, vd_set1(scale));
+    return 1;
+}
+
+/* ---- loops: points, rows, fbm accumulation, float rows ---- */
+
+enum { NV_SQ2 = 0, NV_TRI2 = 1 };
+
+NV_FN int nv_kernel2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    if (lat == NV_SQ2)
+        return nv_sq2(mode, want_grad, seed, x, y, val, g0, g1);
+    return nv_tri2(mode, want_grad, seed, x, y, val, g0, g1);
+}
+
+NV_FN double nv_scalar2(int lat, int mode, int want_grad, uint32_t seed, double x, double y, double *g)
+{
+    if (lat == NV_SQ2)
+        return nk_sq2(mode, seed, x, y, want_grad, g);
+    return nk_tri2(mode, seed, x, y, want_grad, g);
+}
+
+/* nv_kernel2, or lane by lane the scalar kernel where it cannot run */
+NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    if (nv_kernel2(lat, mode, want_grad, seed, x, y, val, g0, g1))
+        return;
+    double X[NV_W], Y[NV_W], V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(X, x);
+    vd_storeu(Y, y);
+    for (int l = 0; l < NV_W; l++) {
+        double gd[2] = { 0, 0 };
+        V[l] = nv_scalar2(lat, mode, want_grad, seed, X[l], Y[l], gd);
+        G0[l] = gd[0];
+        G1[l] = gd[1];
+    }
+    *val = vd_loadu(V);
+    *g0 = vd_loadu(G0);
+    *g1 = vd_loadu(G1);
+}
+
+/* Base noise of octave k at n points (ys NULL: all at the row's y). */
+NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                   const double *ys, double y, double *v, ne_grad g)
+{
+    uint32_t seed = L->seed[k];
+    double f = L->freq[k], qy = y * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    int i = 0;
+    for (; i + NV_W <= n; i += NV_W) {
+        vd val, g0 = vd_zero(), g1 = vd_zero();
+        nv_eval2(lat, mode, want_grad, seed, vd_mul(vd_loadu(xs + i), vf), ys ? vd_mul(vd_loadu(ys + i), vf) : vqy,
+                 &val, &g0, &g1);
+        vd_storeu(v + i, val);
+        if (want_grad) {
+            vd_storeu(g[0] + i, g0);
+            vd_storeu(g[1] + i, g1);
+        }
+    }
+    for (; i < n; i++) {
+        double gd[2];
+        v[i] = nv_scalar2(lat, mode, want_grad, seed, xs[i] * f, ys ? ys[i] * f : qy, gd);
+        if (want_grad) {
+            g[0][i] = gd[0];
+            g[1][i] = gd[1];
+        }
+    }
+}
+
+/* Output of a row's samples i .. i+m-1, as ne_sq2_row's to_float modes:
+ * 0 noise values and gradients, 1 a finished one-octave fbm row in floats,
+ * 2 the octave added into fbm sums. */
+NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
+                   double *v, ne_grad g, float *fv, float *fg)
+{
+    double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
+    if (to_float == 1 && want_grad && (af != 1.0 || sum != 1.0)) {
+        vd vaf = vd_set1(af), vsum = vd_set1(sum);
+        g0 = vd_div(vd_mul(vaf, g0), vsum);
+        g1 = vd_div(vd_mul(vaf, g1), vsum);
+    }
+    if (to_float == 2) {
+        vd vamp = vd_set1(amp), vaf = vd_set1(af);
+        val = vd_mul(vamp, val);
+        g0 = vd_mul(vaf, g0);
+        g1 = vd_mul(vaf, g1);
+    }
+    if (m == NV_W) {
+        if (to_float == 1) {
+            vd_store_f(fv + i, val);
+            if (want_grad)
+                vd_store_f2(fg + 2 * i, g0, g1);
+        } else if (to_float == 2) {
+            vd_storeu(v + i, vd_add(vd_loadu(v + i), val));
+            if (want_grad) {
+                vd_storeu(g[0] + i, vd_add(vd_loadu(g[0] + i), g0));
+                vd_storeu(g[1] + i, vd_add(vd_loadu(g[1] + i), g1));
+            }
+        } else {
+            vd_storeu(v + i, val);
+            if (want_grad) {
+                vd_storeu(g[0] + i, g0);
+                vd_storeu(g[1] + i, g1);
+            }
+        }
+        return;
+    }
+    double V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(V, val);
+    vd_storeu(G0, g0);
+    vd_storeu(G1, g1);
+    for (int l = 0; l < m; l++) {
+        if (to_float == 1) {
+            fv[i + l] = (float)V[l];
+            if (want_grad) {
+                fg[2 * (i + l)] = (float)G0[l];
+                fg[2 * (i + l) + 1] = (float)G1[l];
+            }
+        } else if (to_float == 2) {
+            v[i + l] += V[l];
+            if (want_grad) {
+                g[0][i + l] += G0[l];
+                g[1][i + l] += G1[l];
+            }
+        } else {
+            v[i + l] = V[l];
+            if (want_grad) {
+                g[0][i + l] = G0[l];
+                g[1][i + l] = G1[l];
+            }
+        }
+    }
+}
+
+/* Plane x of row samples i .. i+NV_W-1 (past n: repeats of the last). */
+NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
+{
+    if (!xs)
+        return vd_add(vd_set1(x0), vd_mul(vd_add(vd_iota(), vd_set1((double)i)), vd_set1(step)));
+    if (i + NV_W <= n)
+        return vd_loadu(xs + i);
+    double X[NV_W];
+    for (int l = 0; l < NV_W; l++)
+        X[l] = xs[i + l < n ? i + l : n - 1];
+    return vd_loadu(X);
+}
+
+NV_FN void nv_set_lane(vd *v, int l, double x)
+{
+    double a[NV_W];
+    vd_storeu(a, *v);
+    a[l] = x;
+    *v = vd_loadu(a);
+}
+
+/* Cells this small (in samples) do not pay for sharing a cell's work. */
+#define NV_SQ2_RUN_MIN 4.0
+
+/* ne_sq2_row's twin. Where cells span NV_SQ2_RUN_MIN samples or more, a
+ * cell's corner hashes and blend coefficients are computed once (by the
+ * scalar code) and broadcast, and the samples inside the cell take the
+ * vector sample stage; a vector that straddles cells is finished cell by
+ * cell with blends. Smaller cells take the whole kernel per lane. */
+NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                      double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    double f = L->freq[k], qy = y * f, ty;
+    vd vf = vd_set1(f);
+    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
+    if (!(cells_per_sample * NV_SQ2_RUN_MIN <= 1.0)) {
+        vd vqy = vd_set1(qy);
+        for (int i = 0; i < n; i += NV_W) {
+            vd val, g0 = vd_zero(), g1 = vd_zero();
+            nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, i, n), vf), vqy, &val, &g0, &g1);
+            nv_emit(want_grad, to_float, L, k, i, n - i < NV_W ? n - i : NV_W, val, g0, g1, v, g, fv, fg);
+        }
+        return;
+    }
+    uint64_t j = nl_floor(qy, &ty);
+    double sy = nl_fade(ty), dsy = nl_dfade(ty);
+    uint64_t ci = 0;
+    int have = 0;
+    uint32_t ha = 0, hb = 0, hc = 0, hd = 0;
+    nk_cell2 c = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    nv_cell2 vc;
+    nv_cell2_broadcast(&c, mode, want_grad, &vc);
+    /* [lo, hi): the current cell, when it is exact in doubles (as ne_sq2_row) */
+    vd vlo = vd_set1(1.0), vhi = vd_zero();
+    for (int i = 0; i < n; i += NV_W) {
+        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
+        vm in = vm_and(vd_ge(x, vlo), vd_lt(x, vhi));
+        vd val, g0 = vd_zero(), g1 = vd_zero();
+        val = nv_sq2_sample(mode, want_grad, &vc, vd_add(vd_sub(x, vlo), vd_zero()), &g0, &g1);
+        if (!vm_all(in)) {
+            double X[NV_W];
+            vd_storeu(X, x);
+            vm done = in;
+            while (!vm_all(done)) {
+                int l = vm_first_clear(done);
+                double tx;
+                uint64_t ii = nl_floor(X[l], &tx);
+                if (have && ii == ci + 1) {
+                    ha = hc;
+                    hb = hd;
+                } else {
+                    nk_sq2_column(s, ii, j, &ha, &hb);
+                }
+                nk_sq2_column(s, ii + 1, j, &hc, &hd);
+                ci = ii;
+                have = 1;
+                if (mode == NK_MODE_VALUE)
+                    nk_value2_cell(ha, hb, hc, hd, sy, dsy, want_grad, &c);
+                else
+                    nk_perlin2_cell(ha, hb, hc, hd, ty, sy, dsy, want_grad, &c);
+                double flo = (double)(int64_t)ii;
+                if (fabs(X[l]) < 4503599627370496.0 && flo == X[l] - tx) {
+                    vlo = vd_set1(flo);
+                    vhi = vd_set1(flo + 1.0);
+                    nv_cell2_broadcast(&c, mode, want_grad, &vc);
+                    vm in2 = vm_andnot(done, vm_and(vd_ge(x, vlo), vd_lt(x, vhi)));
+                    vd a0 = vd_zero(), a1 = vd_zero();
+                    vd v2 = nv_sq2_sample(mode, want_grad, &vc, vd_add(vd_sub(x, vlo), vd_zero()), &a0, &a1);
+                    val = vd_blend(in2, v2, val);
+                    if (want_grad) {
+                        g0 = vd_blend(in2, a0, g0);
+                        g1 = vd_blend(in2, a1, g1);
+                    }
+                    done = vm_or(done, in2);
+                } else {
+                    /* not exact: this sample alone, every later one takes nl_floor */
+                    vlo = vd_set1(1.0);
+                    vhi = vd_zero();
+                    double gd[2] = { 0, 0 };
+                    nv_set_lane(&val, l, mode == NK_MODE_VALUE ? nk_value2_sample(&c, tx, want_grad, gd)
+                                                               : nk_perlin2_sample(&c, tx, want_grad, gd));
+                    if (want_grad) {
+                        nv_set_lane(&g0, l, gd[0]);
+                        nv_set_lane(&g1, l, gd[1]);
+                    }
+                    done = vm_or(done, vm_lane(l));
+                }
+            }
+        }
+        nv_emit(want_grad, to_float, L, k, i, n - i < NV_W ? n - i : NV_W, val, g0, g1, v, g, fv, fg);
+    }
+}
+
+#define NV_SQ2_LOOPS(name, MODE)                                                                          \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_sq2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_sq2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_SQ2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_SQ2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
+                                     double *acc_v, ne_grad acc_g)                                        \
+    {                                                                                                     \
+        if (acc_g)                                                                                        \
+            nv_sq2_row(MODE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                       \
+        else                                                                                              \
+            nv_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                        \
+    }                                                                                                     \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
+                                          float *fv, float *fg)                                           \
+    {                                                                                                     \
+        if (fg)                                                                                           \
+            nv_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                       \
+        else                                                                                              \
+            nv_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                     \
+    }
+
+#define NV_TRI2_LOOPS(name, MODE)                                                                         \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 0, L, k, n, xs, NULL, y, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, NULL, y, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
+    }
+
+NV_SQ2_LOOPS(nv_value_sq2, NK_MODE_VALUE)
+NV_SQ2_LOOPS(nv_perlin_sq2, NK_MODE_PERLIN)
+NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
+NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
+NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
+
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, name##_floatrow }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, NULL }
+#define NV_NONE { NULL, NULL, NULL, NULL, NULL, NULL }
+
+/* This path's loops; NV_NONE entries keep the scalar ones. */
+static const ne_base_table nv_bases = {
+    [NOISE_VALUE] = {
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_value_sq2), NV_NONE },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_value_tri2), NV_NONE },
+    },
+    [NOISE_PERLIN] = {
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_NONE },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_NONE },
+    },
+    [NOISE_SIMPLEX] = {
+        [NOISE_SQUARE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_NONE },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_NONE },
+    },
+    [NOISE_IMPROVED] = {
+        [NOISE_SQUARE] = { NV_NONE, NV_NONE },
+        [NOISE_TRIANGLE] = { NV_NONE, NV_NONE },
+    },
+};
+
+#endif
