@@ -28,6 +28,17 @@ NV_FN vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
 NV_FN vd vd_div(vd a, vd b) { return _mm256_div_pd(a, b); }
 /* a > b ? a : b, as the scalar code's r > 0 ? r : 0.0 */
 NV_FN vd vd_max(vd a, vd b) { return _mm256_max_pd(a, b); }
+NV_FN vd vd_min(vd a, vd b) { return _mm256_min_pd(a, b); }
+NV_FN double vd_hmin(vd v)
+{
+    __m128d m = _mm_min_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_min_sd(m, _mm_unpackhi_pd(m, m)));
+}
+NV_FN double vd_hmax(vd v)
+{
+    __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m)));
+}
 NV_FN vd vd_floor(vd x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
 NV_FN vm vd_gt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
@@ -48,6 +59,14 @@ NV_FN vm vm_lane(int l)
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm256_cvttpd_epi32(x); }
 NV_FN vi vi_set1(int x) { return _mm_set1_epi32(x); }
+NV_FN vi vi_iota(void) { return _mm_set_epi32(3, 2, 1, 0); }
+NV_FN vi vi_loadu(const uint32_t *p) { return _mm_loadu_si128((const __m128i *)p); }
+NV_FN void vi_storeu(uint32_t *p, vi v) { _mm_storeu_si128((__m128i *)p, v); }
+NV_FN int vi_first(vi v) { return _mm_cvtsi128_si32(v); }
+NV_FN int vi_all_eq(vi v, int x)
+{
+    return _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, _mm_set1_epi32(x)))) == 0xF;
+}
 NV_FN vi vi_add(vi a, vi b) { return _mm_add_epi32(a, b); }
 NV_FN vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
 NV_FN vi vi_xor(vi a, vi b) { return _mm_xor_si128(a, b); }
@@ -55,6 +74,16 @@ NV_FN vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
 NV_FN vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
 #define vi_shl(a, n) _mm_slli_epi32(a, n)
 #define vi_shr(a, n) _mm_srli_epi32(a, n)
+/* every lane a or b; the lanes equal to x as a double mask */
+NV_FN int vi_all_eq2(vi v, int a, int b)
+{
+    __m128i m = _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(a)), _mm_cmpeq_epi32(v, _mm_set1_epi32(b)));
+    return _mm_movemask_ps(_mm_castsi128_ps(m)) == 0xF;
+}
+NV_FN vm vi_eq_mask(vi v, int x)
+{
+    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpeq_epi32(v, _mm_set1_epi32(x))));
+}
 NV_FN vd vd_gather(const double *base, vi index) { return _mm256_i32gather_pd(base, index, 8); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }

@@ -28,6 +28,9 @@ NV_FN vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
 NV_FN vd vd_div(vd a, vd b) { return _mm512_div_pd(a, b); }
 /* a > b ? a : b, as the scalar code's r > 0 ? r : 0.0 */
 NV_FN vd vd_max(vd a, vd b) { return _mm512_max_pd(a, b); }
+NV_FN vd vd_min(vd a, vd b) { return _mm512_min_pd(a, b); }
+NV_FN double vd_hmin(vd v) { return _mm512_reduce_min_pd(v); }
+NV_FN double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
 NV_FN vd vd_floor(vd x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
 NV_FN vm vd_gt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
@@ -45,6 +48,14 @@ NV_FN vm vm_lane(int l) { return (vm)(1u << l); }
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm512_cvttpd_epi32(x); }
 NV_FN vi vi_set1(int x) { return _mm256_set1_epi32(x); }
+NV_FN vi vi_iota(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
+NV_FN vi vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+NV_FN void vi_storeu(uint32_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, v); }
+NV_FN int vi_first(vi v) { return _mm256_cvtsi256_si32(v); }
+NV_FN int vi_all_eq(vi v, int x)
+{
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x)))) == 0xFF;
+}
 NV_FN vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
 NV_FN vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
 NV_FN vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
@@ -52,6 +63,16 @@ NV_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
 NV_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 #define vi_shl(a, n) _mm256_slli_epi32(a, n)
 #define vi_shr(a, n) _mm256_srli_epi32(a, n)
+/* every lane a or b; the lanes equal to x as a mask */
+NV_FN int vi_all_eq2(vi v, int a, int b)
+{
+    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(a)), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(b)));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xFF;
+}
+NV_FN vm vi_eq_mask(vi v, int x)
+{
+    return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))));
+}
 NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(index, base, 8); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }

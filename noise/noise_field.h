@@ -41,6 +41,7 @@ typedef struct {
     ne_row_fn row_v, row_g;
     ne_pts_fn pts_v, pts_g;
     ne_acc_fn row_acc;         /* NULL: the generic fbm step */
+    int acc_values;            /* 1: row_acc also for fbm values alone */
     ne_float_row_fn float_row; /* NULL: through doubles */
 } ne_base;
 

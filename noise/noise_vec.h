@@ -72,23 +72,6 @@ typedef struct {
     vd p, q, r, s, py, qy, ry, sy, rp, ryp, b;
 } nv_cell2;
 
-NV_FN void nv_cell2_broadcast(const nk_cell2 *c, int mode, int want_grad, nv_cell2 *v)
-{
-    (void)mode;
-    (void)want_grad;
-    v->p = vd_set1(c->p);
-    v->q = vd_set1(c->q);
-    v->r = vd_set1(c->r);
-    v->s = vd_set1(c->s);
-    v->rp = vd_set1(c->rp);
-    v->py = vd_set1(c->py);
-    v->qy = vd_set1(c->qy);
-    v->ry = vd_set1(c->ry);
-    v->sy = vd_set1(c->sy);
-    v->ryp = vd_set1(c->ryp);
-    v->b = vd_set1(c->b);
-}
-
 /* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
 NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
 {
@@ -377,104 +360,157 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
     return vd_loadu(X);
 }
 
-NV_FN void nv_set_lane(vd *v, int l, double x)
-{
-    double a[NV_W];
-    vd_storeu(a, *v);
-    a[l] = x;
-    *v = vd_loadu(a);
-}
-
+/* A row is taken in chunks of at most this many samples. */
+#define NV_ROW_CHUNK 256
 /* Cells this small (in samples) do not pay for sharing a cell's work. */
-#define NV_SQ2_RUN_MIN 4.0
+#define NV_SQ2_SHARE_MIN 1.0
+/* Cells a chunk may touch on the shared path (more: the whole kernel). */
+#define NV_ROW_CELLS (NV_ROW_CHUNK / 2 + 8)
 
-/* ne_sq2_row's twin. Where cells span NV_SQ2_RUN_MIN samples or more, a
- * cell's corner hashes and blend coefficients are computed once (by the
- * scalar code) and broadcast, and the samples inside the cell take the
- * vector sample stage; a vector that straddles cells is finished cell by
- * cell with blends. Smaller cells take the whole kernel per lane. */
+/* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
+ * chunk's cells are set up first, NV_W cells at a time (column hashes, then
+ * each cell's blend coefficients, as nk_*2_cell), and each sample vector
+ * takes its cells' coefficients (one broadcast when the lanes share a cell,
+ * a gather when they straddle) into the sample stage. The fraction inside a
+ * cell is x - floor(x) + 0.0, the scalar row's x - lo + 0.0. Smaller cells,
+ * and rows outside the int32 lattice range, take the whole kernel per lane. */
 NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
 {
     uint32_t seed = L->seed[k], s = nl_seed(seed);
     double f = L->freq[k], qy = y * f, ty;
-    vd vf = vd_set1(f);
-    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
-    if (!(cells_per_sample * NV_SQ2_RUN_MIN <= 1.0)) {
-        vd vqy = vd_set1(qy);
-        for (int i = 0; i < n; i += NV_W) {
-            vd val, g0 = vd_zero(), g1 = vd_zero();
-            nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, i, n), vf), vqy, &val, &g0, &g1);
-            nv_emit(want_grad, to_float, L, k, i, n - i < NV_W ? n - i : NV_W, val, g0, g1, v, g, fv, fg);
-        }
-        return;
-    }
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
     uint64_t j = nl_floor(qy, &ty);
+    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
+    int share = cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0 && (j + 0x80000000u) < 0xFFFFFFFFu;
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
-    uint64_t ci = 0;
-    int have = 0;
-    uint32_t ha = 0, hb = 0, hc = 0, hd = 0;
-    nk_cell2 c = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-    nv_cell2 vc;
-    nv_cell2_broadcast(&c, mode, want_grad, &vc);
-    /* [lo, hi): the current cell, when it is exact in doubles (as ne_sq2_row) */
-    vd vlo = vd_set1(1.0), vhi = vd_zero();
-    for (int i = 0; i < n; i += NV_W) {
-        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
-        vm in = vm_and(vd_ge(x, vlo), vd_lt(x, vhi));
-        vd val, g0 = vd_zero(), g1 = vd_zero();
-        val = nv_sq2_sample(mode, want_grad, &vc, vd_add(vd_sub(x, vlo), vd_zero()), &g0, &g1);
-        if (!vm_all(in)) {
-            double X[NV_W];
-            vd_storeu(X, x);
-            vm done = in;
-            while (!vm_all(done)) {
-                int l = vm_first_clear(done);
-                double tx;
-                uint64_t ii = nl_floor(X[l], &tx);
-                if (have && ii == ci + 1) {
-                    ha = hc;
-                    hb = hd;
-                } else {
-                    nk_sq2_column(s, ii, j, &ha, &hb);
-                }
-                nk_sq2_column(s, ii + 1, j, &hc, &hd);
-                ci = ii;
-                have = 1;
-                if (mode == NK_MODE_VALUE)
-                    nk_value2_cell(ha, hb, hc, hd, sy, dsy, want_grad, &c);
-                else
-                    nk_perlin2_cell(ha, hb, hc, hd, ty, sy, dsy, want_grad, &c);
-                double flo = (double)(int64_t)ii;
-                if (fabs(X[l]) < 4503599627370496.0 && flo == X[l] - tx) {
-                    vlo = vd_set1(flo);
-                    vhi = vd_set1(flo + 1.0);
-                    nv_cell2_broadcast(&c, mode, want_grad, &vc);
-                    vm in2 = vm_andnot(done, vm_and(vd_ge(x, vlo), vd_lt(x, vhi)));
-                    vd a0 = vd_zero(), a1 = vd_zero();
-                    vd v2 = nv_sq2_sample(mode, want_grad, &vc, vd_add(vd_sub(x, vlo), vd_zero()), &a0, &a1);
-                    val = vd_blend(in2, v2, val);
-                    if (want_grad) {
-                        g0 = vd_blend(in2, a0, g0);
-                        g1 = vd_blend(in2, a1, g1);
-                    }
-                    done = vm_or(done, in2);
-                } else {
-                    /* not exact: this sample alone, every later one takes nl_floor */
-                    vlo = vd_set1(1.0);
-                    vhi = vd_zero();
-                    double gd[2] = { 0, 0 };
-                    nv_set_lane(&val, l, mode == NK_MODE_VALUE ? nk_value2_sample(&c, tx, want_grad, gd)
-                                                               : nk_perlin2_sample(&c, tx, want_grad, gd));
-                    if (want_grad) {
-                        nv_set_lane(&g0, l, gd[0]);
-                        nv_set_lane(&g1, l, gd[1]);
-                    }
-                    done = vm_or(done, vm_lane(l));
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+        int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
+        double X[NV_ROW_CHUNK + NV_W];
+        double lo = 0, hi = 0;
+        if (share) {
+            vd mn = vd_set1(INFINITY), mx = vd_set1(-INFINITY);
+            vm ok = vd_ge(vd_zero(), vd_zero());
+            for (int i = 0; i < m; i += NV_W) {
+                vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
+                vd_storeu(X + i, x);
+                mn = vd_min(mn, x);
+                mx = vd_max(mx, x);
+                ok = vm_and(ok, vm_and(vd_ge(x, vd_set1(-2147483648.0)), vd_lt(x, vd_set1(2147483640.0))));
+            }
+            lo = floor(vd_hmin(mn));
+            hi = floor(vd_hmax(mx));
+            share = vm_all(ok) && hi - lo < NV_ROW_CELLS;
+        }
+        if (!share) {
+            for (int i = 0; i < m; i += NV_W) {
+                vd val, g0 = vd_zero(), g1 = vd_zero();
+                nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
+                         &g0, &g1);
+                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv,
+                        fg);
+            }
+            continue;
+        }
+        /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1) */
+        int n_cells = (int)(hi - lo) + 1;
+        uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
+        vi vs = vi_set1((int)s), vj = vi_set1((int)(uint32_t)j), vj1 = vi_set1((int)(uint32_t)(j + 1));
+        for (int c = 0; c <= n_cells; c += NV_W) {
+            vi col = vi_add(vi_set1((int)lo + c), vi_iota());
+            vi h = nv_eat(vs, col);
+            vi_storeu(ca + c, nv_avalanche(nv_eat(h, vj)));
+            vi_storeu(cb + c, nv_avalanche(nv_eat(h, vj1)));
+        }
+        /* the cells' coefficients */
+        double cp[NV_ROW_CELLS + NV_W], cq[NV_ROW_CELLS + NV_W], cr[NV_ROW_CELLS + NV_W],
+            cs[NV_ROW_CELLS + NV_W], crp[NV_ROW_CELLS + NV_W], cpy[NV_ROW_CELLS + NV_W],
+            cqy[NV_ROW_CELLS + NV_W], cryp[NV_ROW_CELLS + NV_W], cbb[NV_ROW_CELLS + NV_W];
+        vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
+        for (int c = 0; c < n_cells; c += NV_W) {
+            nv_cell2 cell;
+            nv_sq2_cell(mode, want_grad, vi_loadu(ca + c), vi_loadu(cb + c), vi_loadu(ca + c + 1),
+                        vi_loadu(cb + c + 1), vty, vsy, vdsy, &cell);
+            vd_storeu(cp + c, cell.p);
+            vd_storeu(crp + c, cell.rp);
+            if (mode == NK_MODE_PERLIN) {
+                vd_storeu(cq + c, cell.q);
+                vd_storeu(cr + c, cell.r);
+                vd_storeu(cs + c, cell.s);
+            }
+            if (want_grad) {
+                vd_storeu(cpy + c, cell.py);
+                vd_storeu(cryp + c, cell.ryp);
+                if (mode == NK_MODE_PERLIN) {
+                    vd_storeu(cqy + c, cell.qy);
+                    vd_storeu(cbb + c, cell.b);
                 }
             }
         }
-        nv_emit(want_grad, to_float, L, k, i, n - i < NV_W ? n - i : NV_W, val, g0, g1, v, g, fv, fg);
+        vd vlo = vd_set1(lo);
+        for (int i = 0; i < m; i += NV_W) {
+            vd x = vd_loadu(X + i), fl = vd_floor(x);
+            vd tx = vd_add(vd_sub(x, fl), vd_zero());
+            vi idx = vd_to_vi(vd_sub(fl, vlo));
+            int c = vi_first(idx);
+            nv_cell2 cell;
+            if (vi_all_eq(idx, c)) {
+                cell.p = vd_set1(cp[c]);
+                cell.rp = vd_set1(crp[c]);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = vd_set1(cq[c]);
+                    cell.r = vd_set1(cr[c]);
+                    cell.s = vd_set1(cs[c]);
+                }
+                if (want_grad) {
+                    cell.py = vd_set1(cpy[c]);
+                    cell.ryp = vd_set1(cryp[c]);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = vd_set1(cqy[c]);
+                        cell.b = vd_set1(cbb[c]);
+                    }
+                }
+            } else if (vi_all_eq2(idx, c, c + 1)) {
+                /* a cell border inside the vector: two broadcasts */
+                vm m2 = vi_eq_mask(idx, c + 1);
+#define NV_PICK(arr) vd_blend(m2, vd_set1(arr[c + 1]), vd_set1(arr[c]))
+                cell.p = NV_PICK(cp);
+                cell.rp = NV_PICK(crp);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = NV_PICK(cq);
+                    cell.r = NV_PICK(cr);
+                    cell.s = NV_PICK(cs);
+                }
+                if (want_grad) {
+                    cell.py = NV_PICK(cpy);
+                    cell.ryp = NV_PICK(cryp);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = NV_PICK(cqy);
+                        cell.b = NV_PICK(cbb);
+                    }
+                }
+#undef NV_PICK
+            } else {
+                cell.p = vd_gather(cp, idx);
+                cell.rp = vd_gather(crp, idx);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = vd_gather(cq, idx);
+                    cell.r = vd_gather(cr, idx);
+                    cell.s = vd_gather(cs, idx);
+                }
+                if (want_grad) {
+                    cell.py = vd_gather(cpy, idx);
+                    cell.ryp = vd_gather(cryp, idx);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = vd_gather(cqy, idx);
+                        cell.b = vd_gather(cbb, idx);
+                    }
+                }
+            }
+            vd g0 = vd_zero(), g1 = vd_zero();
+            vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
+            nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+        }
     }
 }
 
@@ -552,9 +588,9 @@ NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
 NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
 NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
-#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, name##_floatrow }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, NULL }
-#define NV_NONE { NULL, NULL, NULL, NULL, NULL, NULL }
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+#define NV_NONE { NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
