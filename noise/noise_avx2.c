@@ -39,7 +39,9 @@ NV_FN double vd_hmax(vd v)
     __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
     return _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m)));
 }
+NV_FN vd vd_abs(vd x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
 NV_FN vd vd_floor(vd x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+NV_FN vm vd_eq(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
 NV_FN vm vd_gt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
 NV_FN vm vd_le(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
@@ -58,6 +60,7 @@ NV_FN vm vm_lane(int l)
 }
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm256_cvttpd_epi32(x); }
+NV_FN vd vi_to_vd(vi x) { return _mm256_cvtepi32_pd(x); }
 NV_FN vi vi_set1(int x) { return _mm_set1_epi32(x); }
 NV_FN vi vi_iota(void) { return _mm_set_epi32(3, 2, 1, 0); }
 NV_FN vi vi_loadu(const uint32_t *p) { return _mm_loadu_si128((const __m128i *)p); }

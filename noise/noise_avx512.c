@@ -31,7 +31,9 @@ NV_FN vd vd_max(vd a, vd b) { return _mm512_max_pd(a, b); }
 NV_FN vd vd_min(vd a, vd b) { return _mm512_min_pd(a, b); }
 NV_FN double vd_hmin(vd v) { return _mm512_reduce_min_pd(v); }
 NV_FN double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
+NV_FN vd vd_abs(vd x) { return _mm512_abs_pd(x); }
 NV_FN vd vd_floor(vd x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+NV_FN vm vd_eq(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
 NV_FN vm vd_gt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
 NV_FN vm vd_le(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
@@ -47,6 +49,7 @@ NV_FN int vm_first_clear(vm m) { return __builtin_ctz(~(unsigned)m & 0xFFu); }
 NV_FN vm vm_lane(int l) { return (vm)(1u << l); }
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm512_cvttpd_epi32(x); }
+NV_FN vd vi_to_vd(vi x) { return _mm512_cvtepi32_pd(x); }
 NV_FN vi vi_set1(int x) { return _mm256_set1_epi32(x); }
 NV_FN vi vi_iota(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
 NV_FN vi vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }

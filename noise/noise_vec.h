@@ -66,6 +66,32 @@ NV_FN vm nv_index_ok(vd fl)
 /* byte A of a hash, as a table index */
 NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
 
+/* nl_value_table[byte A of h], computed rather than gathered: the table's
+ * own expression NL_U(b) = b / 255.0 * 2.0 - 1.0, whose every operation is
+ * exact or correctly rounded in both (tests/test_noise.c compares the two
+ * for all 256 bytes). */
+NV_FN vd nv_value_of(vi h)
+{
+    vd b = vi_to_vd(nv_byte(h));
+    return vd_sub(vd_mul(vd_div(b, vd_set1(255.0)), vd_set1(2.0)), vd_set1(1.0));
+}
+
+/* Islands' diamond gradient of byte A of h (nl_diamond_table), computed
+ * as its NL_DGX / NL_DGY expressions; times `scale` unless it is 1
+ * (nl_perlin2_table is the diamond times NL_PERLIN2_SCALE). */
+NV_FN void nv_diamond_of(vi h, double scale, vd *gx, vd *gy)
+{
+    vd u = nv_value_of(h), w = vd_add(u, vd_set1(0.5));
+    vd fl = vd_blend(vd_lt(w, vd_zero()), vd_set1(-1.0), vd_blend(vd_lt(w, vd_set1(1.0)), vd_zero(), vd_set1(1.0)));
+    vd x = vd_sub(u, fl), y = vd_sub(vd_set1(0.5), vd_abs(u));
+    if (scale != 1.0) {
+        x = vd_mul(x, vd_set1(scale));
+        y = vd_mul(y, vd_set1(scale));
+    }
+    *gx = x;
+    *gy = y;
+}
+
 /* ---- square lattice, 2D ---- */
 
 typedef struct {
@@ -76,8 +102,7 @@ typedef struct {
 NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
 {
     if (mode == NK_MODE_VALUE) {
-        vd a = vd_gather(nl_value_table, nv_byte(ha)), b = vd_gather(nl_value_table, nv_byte(hb));
-        vd cc = vd_gather(nl_value_table, nv_byte(hc)), d = vd_gather(nl_value_table, nv_byte(hd));
+        vd a = nv_value_of(ha), b = nv_value_of(hb), cc = nv_value_of(hc), d = nv_value_of(hd);
         vd ba = vd_sub(b, a), dc = vd_sub(d, cc);
         c->p = vd_add(a, vd_mul(ba, sy));
         c->r = vd_add(cc, vd_mul(dc, sy));
@@ -89,11 +114,11 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
         }
         return;
     }
-    const double *t = &nl_perlin2_table[0][0];
-    vi ia = vi_shl(nv_byte(ha), 1), ib = vi_shl(nv_byte(hb), 1);
-    vi ic = vi_shl(nv_byte(hc), 1), id = vi_shl(nv_byte(hd), 1);
-    vd ga0 = vd_gather(t, ia), ga1 = vd_gather(t + 1, ia), gb0 = vd_gather(t, ib), gb1 = vd_gather(t + 1, ib);
-    vd gc0 = vd_gather(t, ic), gc1 = vd_gather(t + 1, ic), gd0 = vd_gather(t, id), gd1 = vd_gather(t + 1, id);
+    vd ga0, ga1, gb0, gb1, gc0, gc1, gd0, gd1;
+    nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
+    nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
+    nv_diamond_of(hc, NL_PERLIN2_SCALE, &gc0, &gc1);
+    nv_diamond_of(hd, NL_PERLIN2_SCALE, &gd0, &gd1);
     vd ty1 = vd_sub(ty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), sy);
     c->p = vd_add(vd_mul(ga0, ry), vd_mul(gb0, sy));
     c->q = vd_add(vd_mul(vd_mul(ga1, ty), ry), vd_mul(vd_mul(gb1, ty1), sy));
@@ -154,8 +179,52 @@ NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd
 
 /* ---- triangle lattice, 2D ---- */
 
+/* A triangle corner's table data: the value (value noise) or the gradient
+ * (a, b), per lane. */
+typedef struct {
+    vd a, b;
+} nv_corner;
+
+NV_FN const double *nv_tri2_table(int mode)
+{
+    return mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
+}
+
+NV_FN nv_corner nv_tri2_gather(int mode, vi h)
+{
+    nv_corner c;
+    if (mode == NK_MODE_VALUE) {
+        c.a = nv_value_of(h);
+        c.b = c.a;
+        return c;
+    }
+    if (mode == NK_MODE_PERLIN) {
+        nv_diamond_of(h, 1.0, &c.a, &c.b);
+        return c;
+    }
+    const double *t = nv_tri2_table(mode);
+    vi ix = vi_shl(nv_byte(h), 1);
+    c.a = vd_gather(t, ix);
+    c.b = vd_gather(t + 1, ix);
+    return c;
+}
+
+NV_FN nv_corner nv_tri2_broadcast(int mode, uint32_t h)
+{
+    nv_corner c;
+    if (mode == NK_MODE_VALUE) {
+        c.a = vd_set1(nl_value_table[h & 255]);
+        c.b = c.a;
+        return c;
+    }
+    const double *t = nv_tri2_table(mode) + 2 * (h & 255);
+    c.a = vd_set1(t[0]);
+    c.b = vd_set1(t[1]);
+    return c;
+}
+
 /* nk_tri2_corner */
-NV_FN vd nv_tri2_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd *gs0, vd *gs1)
+NV_FN vd nv_tri2_corner(int mode, int want_grad, nv_corner cd, vd fx, vd fy, vd *gs0, vd *gs1)
 {
     vd sum = vd_mul(vd_add(fx, fy), vd_set1(NK_SIMPLEX_G2));
     vd dx = vd_sub(fx, sum), dy = vd_sub(fy, sum);
@@ -164,7 +233,7 @@ NV_FN vd nv_tri2_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd *gs0, vd
     vd r2 = vd_mul(r, r), r3 = vd_mul(r2, r);
     vd r38 = vd_mul(vd_set1(8.0), r3);
     if (mode == NK_MODE_VALUE) {
-        vd v = vd_gather(nl_value_table, nv_byte(h));
+        vd v = cd.a;
         if (want_grad) {
             vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), v);
             *gs0 = vd_add(*gs0, vd_mul(k, dx));
@@ -172,9 +241,7 @@ NV_FN vd nv_tri2_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd *gs0, vd
         }
         return vd_mul(r38, v);
     }
-    const double *t = mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
-    vi ix = vi_shl(nv_byte(h), 1);
-    vd gx = vd_gather(t, ix), gy = vd_gather(t + 1, ix);
+    vd gx = cd.a, gy = cd.b;
     vd dot = vd_add(vd_mul(gx, dx), vd_mul(gy, dy));
     if (want_grad) {
         vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), dot);
@@ -184,17 +251,50 @@ NV_FN vd nv_tri2_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd *gs0, vd
     return vd_mul(r38, dot);
 }
 
-/* nk_tri2 on every lane; 0 if a lane needs the scalar kernel. */
-NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+/* nk_tri2_lattice: the skewed cell's corner (as doubles) and fractions */
+NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
 {
     x = vd_mul(x, vd_set1(NK_SIMPLEX_K2));
     y = vd_mul(y, vd_set1(NK_SIMPLEX_K2));
     vd skew = vd_mul(vd_add(x, y), vd_set1(NK_SIMPLEX_F2));
     vd sx = vd_add(x, skew), sy = vd_add(y, skew);
-    vd fli = vd_floor(sx), flj = vd_floor(sy);
+    *fli = vd_floor(sx);
+    *flj = vd_floor(sy);
+    *fx = vd_add(vd_sub(sx, *fli), vd_zero());
+    *fy = vd_add(vd_sub(sy, *flj), vd_zero());
+}
+
+/* nk_tri2_blend from the corners (i,j), (i+1,j), (i,j+1), (i+1,j+1) */
+NV_FN vd nv_tri2_blend(int mode, int want_grad, nv_corner c0, nv_corner c1, nv_corner c2, nv_corner c3, vd fx,
+                       vd fy, vd *g0, vd *g1)
+{
+    vm xgy = vd_gt(fx, fy);
+    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+    nv_corner cc;
+    cc.a = vd_blend(xgy, c1.a, c2.a);
+    cc.b = vd_blend(xgy, c1.b, c2.b);
+    vd gs0 = vd_zero(), gs1 = vd_zero();
+    vd v = nv_tri2_corner(mode, want_grad, c0, fx, fy, &gs0, &gs1);
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
+                                 &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
+    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
+                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
+    if (want_grad) {
+        *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
+        *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
+    }
+    return vd_mul(v, vd_set1(scale));
+}
+
+/* nk_tri2 on every lane; 0 if a lane needs the scalar kernel. The corner
+ * picked by fx > fy is hashed once, from its blended index. */
+NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    vd fli, flj, fx, fy;
+    nv_tri2_lattice(x, y, &fli, &flj, &fx, &fy);
     if (!vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj))))
         return 0;
-    vd fx = vd_add(vd_sub(sx, fli), vd_zero()), fy = vd_add(vd_sub(sy, flj), vd_zero());
     vi i = vd_to_vi(fli), j = vd_to_vi(flj), one = vi_set1(1);
     vm xgy = vd_gt(fx, fy);
     vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
@@ -202,18 +302,10 @@ NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, v
     vi h0 = nv_avalanche(nv_eat(nv_eat(s, i), j));
     vi h3 = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, one)), vi_add(j, one)));
     vi hc = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, vd_to_vi(ox))), vi_add(j, vd_to_vi(oy))));
-    vd gs0 = vd_zero(), gs1 = vd_zero();
-    vd v = nv_tri2_corner(mode, want_grad, h0, fx, fy, &gs0, &gs1);
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, h3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
-                                 &gs1));
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, hc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
-    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
-                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
-    if (want_grad) {
-        *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
-        *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
-    }
-    *val = vd_mul(v, vd_set1(scale));
+    nv_corner cc = nv_tri2_gather(mode, hc);
+    /* hc stands for both middle corners: the blend picks it either way */
+    *val = nv_tri2_blend(mode, want_grad, nv_tri2_gather(mode, h0), cc, cc, nv_tri2_gather(mode, h3), fx, fy, g0,
+                         g1);
     return 1;
 }
 
@@ -358,6 +450,75 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
     for (int l = 0; l < NV_W; l++)
         X[l] = xs[i + l < n ? i + l : n - 1];
     return vd_loadu(X);
+}
+
+/* The corner data of one skewed cell, broadcast. */
+typedef struct {
+    nv_corner c[4];
+} nv_tri2_cell;
+
+NV_FN void nv_tri2_cell_at(int mode, uint32_t seed_state, double fi, double fj, nv_tri2_cell *cell)
+{
+    uint32_t h[4];
+    nk_tri2_hashes(seed_state, (uint64_t)(int64_t)fi, (uint64_t)(int64_t)fj, h);
+    for (int q = 0; q < 4; q++)
+        cell->c[q] = nv_tri2_broadcast(mode, h[q]);
+}
+
+/* Rows of the triangle lattice. Along a row the skewed cell changes about
+ * every 16 samples (at 16 per unit), so a vector's lanes lie in the cell of
+ * the previous vector's last lane or in that of its own last lane: each
+ * cell's corner hashes are computed once, and the lanes take their cell's
+ * corner data by broadcast and blend. A vector spanning more cells, or
+ * outside the int32 lattice range, takes the whole kernel. Output as
+ * nv_emit's to_float 0 (doubles) or 1 (a one-octave fbm row in floats). */
+NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    double f = L->freq[k], qy = y * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    vd ci = vd_set1(NAN), cj = vd_set1(NAN);
+    nv_tri2_cell cur;
+    for (int q = 0; q < 4; q++)
+        cur.c[q].a = cur.c[q].b = vd_zero();
+    for (int i = 0; i < n; i += NV_W) {
+        int m = n - i < NV_W ? n - i : NV_W;
+        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
+        vd fli, flj, fx, fy, val, g0 = vd_zero(), g1 = vd_zero();
+        nv_tri2_lattice(x, vqy, &fli, &flj, &fx, &fy);
+        vm in_cur = vm_and(vd_eq(fli, ci), vd_eq(flj, cj));
+        if (vm_all(in_cur)) {
+            val = nv_tri2_blend(mode, want_grad, cur.c[0], cur.c[1], cur.c[2], cur.c[3], fx, fy, &g0, &g1);
+        } else {
+            double I[NV_W], J[NV_W];
+            vd_storeu(I, fli);
+            vd_storeu(J, flj);
+            double li = I[m - 1], lj = J[m - 1];
+            if (li >= -2147483648.0 && li <= 2147483646.0 && lj >= -2147483648.0 && lj <= 2147483646.0) {
+                nv_tri2_cell next;
+                nv_tri2_cell_at(mode, s, li, lj, &next);
+                vd vli = vd_set1(li), vlj = vd_set1(lj);
+                vm in_next = vm_and(vd_eq(fli, vli), vd_eq(flj, vlj));
+                if (vm_all(vm_or(in_cur, in_next))) {
+                    nv_corner c[4];
+                    for (int q = 0; q < 4; q++) {
+                        c[q].a = vd_blend(in_next, next.c[q].a, cur.c[q].a);
+                        c[q].b = vd_blend(in_next, next.c[q].b, cur.c[q].b);
+                    }
+                    val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
+                } else {
+                    nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+                }
+                cur = next;
+                ci = vli;
+                cj = vlj;
+            } else {
+                nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+            }
+        }
+        nv_emit(want_grad, to_float, L, k, i, m, val, g0, g1, v, g, fv, fg);
+    }
 }
 
 /* A row is taken in chunks of at most this many samples. */
@@ -561,13 +722,13 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_pts2(NV_TRI2, MODE, 0, L, k, n, xs, NULL, y, v, g);                                            \
+        nv_tri2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, NULL, y, v, g);                                            \
+        nv_tri2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
@@ -580,6 +741,14 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
     {                                                                                                     \
         (void)t;                                                                                          \
         nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
+                                          float *fv, float *fg)                                           \
+    {                                                                                                     \
+        if (fg)                                                                                           \
+            nv_tri2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                      \
+        else                                                                                              \
+            nv_tri2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                    \
     }
 
 NV_SQ2_LOOPS(nv_value_sq2, NK_MODE_VALUE)
@@ -589,7 +758,7 @@ NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
 NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
 #define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_NONE { NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /* This path's loops; NV_NONE entries keep the scalar ones. */
