@@ -1,21 +1,27 @@
-# noisetile: one Makefile, no configure step. `make` builds build/noisetile,
-# `make test` builds the sanitizer variant and runs every test.
+# noisetile: one Makefile, no configure step. `make` builds build/noisetile
+# (the daemon with its viewer built in), `make test` builds the sanitizer
+# variant and runs every test; `make help` lists the targets.
 # Local settings (CC, OPT, ...) go in an untracked config.mk.
 -include config.mk
+
+# Quiet output: one short line per step; `make V=1` prints every command.
+V ?= 0
+Q     := $(if $(filter 1,$(V)),,@)
+quiet  = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
 
 CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
-PKGS    := libmicrohttpd libpng jansson
+PKGS    := libmicrohttpd libpng jansson sqlite3
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
-# on every x86-64 build (DESIGN.md, "Numbers").
+# on every x86-64 build (docs/field.md, "Numbers").
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 FP      := -ffp-contract=off -fno-fast-math
 CPPFLAGS_ALL := -Inoise -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson -lsqlite3) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 
@@ -29,51 +35,127 @@ SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
 
-.PHONY: all run test test-build deps deps-bench bench clean www image-test fuzz fuzz-build valgrind
+.PHONY: all help run test test-build deps deps-test deps-bench bench clean www image-test fresh-test fuzz fuzz-build valgrind
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
 
-# ---- release build ----
-$(BUILD)/rel/%.o: %.c
+help:
+	@echo 'noisetile: make [TARGET] [V=1]     (V=1 prints every command)'
+	@echo '  (none)          build build/noisetile: the daemon, its viewer built in'
+	@echo '  run             install what building needs, build, serve on :8080 (NOISETILE_PORT)'
+	@echo '  test            install the test tools too, build with sanitizers, run every test'
+	@echo '  deps            install what building and running need (scripts/deps.sh build)'
+	@echo '  deps-test       install that and the test tools (scripts/deps.sh test)'
+	@echo '  valgrind        unit and HTTP tests under valgrind memcheck'
+	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)'
+	@echo '  slowtest        idle and slow-loris clients against the release build'
+	@echo '  loadtest        256 connections for 60 s on loopback'
+	@echo '  deploytest      two daemons behind the shipped nginx cache, 64 clients, a replica killed'
+	@echo '  bench           bench-tiles, bench-noise, bench-http, bench-export (BENCHMARKS.md)'
+	@echo '  image-test      build and check the container image with buildah (root)'
+	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
+	@echo '  www             stage the viewer in build/www (for --static build/www)'
+	@echo '  clean           remove build/'
+
+# ---- the viewer: static/ and the library files below, staged in build/www
+# and compiled into the binary (server/embedded.h, scripts/embed-www.sh), so
+# build/noisetile serves everything the page needs, with no internet and no
+# flag (--static DIR overrides it). To embed another file, add
+# "URL-PATH=SOURCE" to WWW_VENDOR, its npm package pinned in package.json and
+# package-lock.json (as a "dependencies" entry: `make run` installs those).
+LEAFLET := node_modules/leaflet
+WWW_VENDOR := \
+  vendor/leaflet/leaflet.js=$(LEAFLET)/dist/leaflet.js \
+  vendor/leaflet/leaflet.css=$(LEAFLET)/dist/leaflet.css \
+  vendor/leaflet/LICENSE=$(LEAFLET)/LICENSE \
+  $(foreach f,layers.png layers-2x.png marker-icon.png marker-icon-2x.png marker-shadow.png,vendor/leaflet/images/$(f)=$(LEAFLET)/dist/images/$(f))
+WWW_VENDOR_SRC := $(foreach v,$(WWW_VENDOR),$(word 2,$(subst =, ,$(v))))
+WWW_STATIC := $(shell find static -type f 2>/dev/null | LC_ALL=C sort)
+# The list itself, rewritten only when it changes, so that adding or removing
+# a file restages the viewer (npm gives every file the same old mtime).
+WWW_LIST := $(BUILD)/www.list
+$(shell mkdir -p $(BUILD); printf '%s\n' $(WWW_STATIC) $(WWW_VENDOR) | cmp -s - $(WWW_LIST) 2>/dev/null || printf '%s\n' $(WWW_STATIC) $(WWW_VENDOR) >$(WWW_LIST))
+WWW_C := $(BUILD)/gen/www.c
+
+$(BUILD)/.www: $(WWW_LIST) $(WWW_STATIC) $(WWW_VENDOR_SRC) package-lock.json
+	$(call quiet,WWW,$(BUILD)/www)rm -rf $(BUILD)/www && mkdir -p $(BUILD)/www && cp -R static/. $(BUILD)/www/ && \
+	for v in $(WWW_VENDOR); do mkdir -p "$(BUILD)/www/$$(dirname "$${v%%=*}")" && cp "$${v#*=}" "$(BUILD)/www/$${v%%=*}" || exit 1; done
+	$(Q)touch $@
+
+$(WWW_C): $(BUILD)/.www scripts/embed-www.sh
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(OPT) -c $< -o $@
+	$(call quiet,GEN,$@)scripts/embed-www.sh $(BUILD)/www $@
+
+www: $(BUILD)/.www
+
+# A library file of the viewer is missing: npm has not installed it.
+node_modules/%:
+	@echo "missing $@: the viewer's pinned libraries come from npm; run 'make deps' (or scripts/deps.sh build)" >&2; exit 1
+
+# Headers and libraries present, or a message naming the command that
+# installs them (instead of the compiler's "jansson.h: No such file").
+$(BUILD)/.libs:
+	@pkg-config --exists $(PKGS) 2>/dev/null || { PKGS="$(PKGS)" scripts/deps.sh --check build; exit 1; }
+	@mkdir -p $(BUILD) && touch $@
+
+# ---- release build ----
+$(BUILD)/rel/%.o: %.c | $(BUILD)/.libs
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(OPT) -c $< -o $@
+
+$(BUILD)/rel/www.o: $(WWW_C) | $(BUILD)/.libs
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(OPT) -c $< -o $@
 
 $(BUILD)/libnoise.a: $(REL_NOISE)
-	$(AR) rcs $@ $^
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
-$(BUILD)/noisetile: $(BUILD)/rel/server/main.o $(REL_SERVER) $(BUILD)/libnoise.a
-	$(CC) $(OPT) -o $@ $^ $(LIBS)
+$(BUILD)/noisetile: $(BUILD)/rel/server/main.o $(REL_SERVER) $(BUILD)/rel/www.o $(BUILD)/libnoise.a
+	$(call quiet,LINK,$@)$(CC) $(OPT) -o $@ $^ $(LIBS)
 
 # ---- sanitizer build: the daemon and every unit test ----
-$(BUILD)/asan/%.o: %.c
+$(BUILD)/asan/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
 
-$(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(SAN_NOISE)
-	$(CC) $(SAN) -o $@ $^ $(LIBS)
-
-$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(SAN_NOISE)
+$(BUILD)/asan/www.o: $(WWW_C) | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(CC) $(SAN) -o $@ $^ $(LIBS)
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
+
+$(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE)
+	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
+
+$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE)
+	@mkdir -p $(dir $@)
+	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
 # The cache is also tested under ThreadSanitizer.
-$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c
+$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $^ -lpthread -lm
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $^ -lpthread -lm
 
-# ---- install what is missing, once ----
+# Objects are kept: a second `make test` recompiles and relinks nothing.
+.SECONDARY:
+
+# ---- install what is missing, once (scripts/deps.sh: build < test < bench) ----
+$(BUILD)/.deps-build: scripts/deps.sh package-lock.json
+	@mkdir -p $(BUILD)
+	$(Q)scripts/deps.sh build
+	@touch $@
+
 $(BUILD)/.deps-test: scripts/deps.sh package-lock.json
 	@mkdir -p $(BUILD)
-	scripts/deps.sh test
-	@touch $@
+	$(Q)scripts/deps.sh test
+	@touch $@ $(BUILD)/.deps-build
 
 $(BUILD)/.deps-bench: scripts/deps.sh package-lock.json
 	@mkdir -p $(BUILD)
-	scripts/deps.sh bench
-	@touch $@
+	$(Q)scripts/deps.sh bench
+	@touch $@ $(BUILD)/.deps-test $(BUILD)/.deps-build
 
-deps: $(BUILD)/.deps-test
+deps: $(BUILD)/.deps-build
+deps-test: $(BUILD)/.deps-test
 deps-bench: $(BUILD)/.deps-bench
 
 # ---- benchmarks, release flags (BENCHMARKS.md) ----
@@ -99,7 +181,18 @@ bench-noise: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_noise
 	$(BUILD)/bench/bench_noise
 
-bench: bench-tiles bench-noise
+# A grid's encodings against the bare noise_eval_grid fill of its window.
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o failalloc.o)
+$(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
+
+.PHONY: bench-grid
+bench-grid: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/bench/bench_grid
+	$(BUILD)/bench/bench_grid
+
+bench: bench-tiles bench-noise bench-grid
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on
@@ -113,45 +206,52 @@ bench-http: deps-bench
 
 bench: bench-http
 
+# Export throughput (tiles/s, bytes/tile) against seeding the same tiles
+# through the daemon over HTTP (bench/export/bench-export.mjs).
+.PHONY: bench-export
+bench-export: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) node bench/export/bench-export.mjs
+
+bench: bench-export
+
 loadtest: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
 	BUILD=$(BUILD) bench/http/loadtest.sh
 
-slowtest: deps
+# Two daemons behind deploy/nginx/noisetile.conf (Debian's nginx), 64
+# clients, one replica killed under load; the Compose file and manifests
+# checked against the Dockerfile (tests/deploy/, README "Deploying").
+.PHONY: deploytest
+deploytest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	NOISETILE_BIN=$(CURDIR)/$(BUILD)/noisetile timeout 200 node tests/deploy/deploytest.mjs
+
+slowtest: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
 	NOISETILE_BIN=$(CURDIR)/$(BUILD)/noisetile timeout 60 node tests/http/slowclients.mjs
 
-# ---- the viewer: static/ plus the pinned Leaflet (npm lockfile), so the
-# daemon serves everything the page needs and it works with no internet ----
-LEAFLET := node_modules/leaflet
-$(BUILD)/.www: $(wildcard static/* static/*/*) package-lock.json
-	rm -rf $(BUILD)/www
-	mkdir -p $(BUILD)/www/vendor/leaflet
-	cp -R static/. $(BUILD)/www/
-	cp -R $(LEAFLET)/dist/leaflet.js $(LEAFLET)/dist/leaflet.css $(LEAFLET)/dist/images $(LEAFLET)/LICENSE $(BUILD)/www/vendor/leaflet/
-	@touch $@
-
-www: $(BUILD)/.www
-
 # ---- the commands of the README ----
-# make run compiles on every core, so a fresh clone serves sooner.
+# make run installs only what building and running need, and compiles on
+# every core, so a fresh clone serves sooner. Sub-makes, so that pkg-config
+# runs after deps installed the libraries.
 NPROC   := $(shell nproc 2>/dev/null || echo 1)
 run: deps
-	$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/noisetile $(BUILD)/.www
-	$(BUILD)/noisetile --port $${NOISETILE_PORT:-8080} --static $(BUILD)/www
+	@$(MAKE) --no-print-directory -j$(NPROC) $(BUILD)/noisetile
+	$(BUILD)/noisetile --port $${NOISETILE_PORT:-8080}
 
-# Sub-make so that pkg-config runs after deps installed the libraries.
-test: deps
-	$(MAKE) --no-print-directory test-build
-	BUILD=$(BUILD) tests/run.sh
+test: deps-test
+	@$(MAKE) --no-print-directory -j$(NPROC) test-build
+	$(Q)BUILD=$(BUILD) tests/run.sh
 
 # noise/ stands alone: every noise/*.c with -Inoise only, linked with -lm only.
 $(BUILD)/noise_standalone: tests/noise_standalone.c $(NOISE_SRC) $(wildcard noise/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
-	$@ || { rm -f $@; exit 1; }
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
+	$(Q)$@ >/dev/null || { $@; rm -f $@; exit 1; }
 
-test-build: $(BUILD)/noise_standalone $(BUILD)/.www $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+	@:
 
 
 # ---- fuzzing (tests/fuzz/README.md): libFuzzer targets built by clang with
@@ -163,21 +263,21 @@ FUZZ_SECONDS ?= 60
 FUZZ_SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS    := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/bin/%)
-FUZZ_OBJS    := $(NOISE_SRC:%.c=$(BUILD)/fuzz/%.o) $(SERVER_SRC:%.c=$(BUILD)/fuzz/%.o)
-# fuzz_points reads the document api_points answers on its way into
-# http_response_json.
-FUZZ_LDFLAGS_fuzz_points := -Wl,--wrap=http_response_json
-.SECONDARY: $(FUZZ_OBJS) $(FUZZ_SRC:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_OBJS    := $(NOISE_SRC:%.c=$(BUILD)/fuzz/%.o) $(SERVER_SRC:%.c=$(BUILD)/fuzz/%.o) $(BUILD)/fuzz/www.o
 
-$(BUILD)/fuzz/%.o: %.c
+$(BUILD)/fuzz/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CFLAGS_ALL) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(call quiet,CC,$@)$(FUZZ_CC) $(CFLAGS_ALL) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(BUILD)/fuzz/www.o: $(WWW_C) | $(BUILD)/.libs
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(FUZZ_CC) $(CFLAGS_ALL) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
 $(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(FUZZ_LDFLAGS_$*) -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-fuzz-build: deps
+fuzz-build: deps-test
 	$(MAKE) --no-print-directory $(FUZZ_BINS)
 
 fuzz: fuzz-build
@@ -186,23 +286,26 @@ fuzz: fuzz-build
 # ---- valgrind: the unit tests and the HTTP suite against a daemon built
 # without sanitizers (-O1 -g, $(BUILD)/vg), all under valgrind memcheck:
 # no error, no definite or indirect leak (tests/valgrind.sh).
-VG_OBJS  := $(NOISE_SRC:%.c=$(BUILD)/vg/%.o) $(SERVER_SRC:%.c=$(BUILD)/vg/%.o)
+VG_OBJS  := $(NOISE_SRC:%.c=$(BUILD)/vg/%.o) $(SERVER_SRC:%.c=$(BUILD)/vg/%.o) $(BUILD)/vg/www.o
 VG_TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/vg/bin/%)
-.SECONDARY: $(TEST_SRC:%.c=$(BUILD)/vg/%.o)
 
-$(BUILD)/vg/%.o: %.c
+$(BUILD)/vg/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -O1 -g -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) -O1 -g -c $< -o $@
+
+$(BUILD)/vg/www.o: $(WWW_C) | $(BUILD)/.libs
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) -O1 -g -c $< -o $@
 
 $(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS)
-	$(CC) -O1 -g -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
 $(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -O1 -g -o $@ $^ $(LIBS)
+	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
-valgrind: deps
-	$(MAKE) --no-print-directory $(BUILD)/.www $(BUILD)/vg/noisetile $(VG_TESTS)
+valgrind: deps-test
+	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)
 	BUILD=$(BUILD) tests/valgrind.sh
 
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and

@@ -118,7 +118,15 @@ typedef struct {
     double default_number;   /* numbers and integers */
     const char *const *choices; /* enums: NULL-terminated list */
     const char *default_choice; /* enums */
+    unsigned int kinds;      /* NOISE_KIND_BIT of each kind it applies to;
+                                0: every kind */
 } noise_param;
+
+/* A kind's bit in noise_param.kinds. */
+#define NOISE_KIND_BIT(kind) (1u << (unsigned)(kind))
+
+/* 1 if parameter p applies to kind. */
+int noise_param_applies(const noise_param *p, noise_kind kind);
 
 /* The field parameters, in canonical order; *n_params receives the count.
  * The table is static and constant. */

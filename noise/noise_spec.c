@@ -20,18 +20,18 @@ enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTIC
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
-                      0, 1e6, 1, 0, 0, 1, NULL, NULL },
-    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL },
+                      0, 1e6, 1, 0, 0, 1, NULL, NULL, 0 },
+    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL, 0 },
     [P_LACUNARITY] = { "lacunarity", NOISE_PARAM_NUMBER, "frequency ratio between octaves", 1, 16, 0, 0, 0, 2,
-                       NULL, NULL },
-    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL },
-    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm" },
+                       NULL, NULL, 0 },
+    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL, 0 },
+    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm", 0 },
     [P_WARP] = { "warp", NOISE_PARAM_NUMBER, "domain-warp displacement, plane units", 0, 1e6, 0, 0, 0, 0, NULL,
-                 NULL },
+                 NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
-                    lattice_names, "square" },
+                    lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
 
 const noise_param *noise_params(size_t *n_params)
@@ -39,6 +39,41 @@ const noise_param *noise_params(size_t *n_params)
     if (n_params)
         *n_params = P_COUNT;
     return params;
+}
+
+int noise_param_applies(const noise_param *p, noise_kind kind)
+{
+    return p->kinds == 0 || (p->kinds & NOISE_KIND_BIT(kind)) != 0;
+}
+
+/* "value and perlin": the kinds a parameter applies to, in words. */
+static void kinds_text(const noise_param *p, char *buf, size_t buf_size)
+{
+    size_t n = 0, count = 0, total = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        total += noise_param_applies(p, (noise_kind)k);
+    for (int k = 0; k < NOISE_KIND_COUNT && n < buf_size; k++) {
+        if (!noise_param_applies(p, (noise_kind)k))
+            continue;
+        count++;
+        int w = snprintf(buf + n, buf_size - n, "%s%s", count == 1 ? "" : count == total ? " and " : ", ",
+                         kind_names[k]);
+        n += w > 0 ? (size_t)w : 0;
+    }
+}
+
+/* The parameters that apply to kind, as "a, b, c". */
+static void known_text(noise_kind kind, char *buf, size_t buf_size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < P_COUNT && n < buf_size; k++) {
+        if (!noise_param_applies(&params[k], kind))
+            continue;
+        int w = snprintf(buf + n, buf_size - n, "%s%s", n ? ", " : "", params[k].name);
+        n += w > 0 ? (size_t)w : 0;
+    }
 }
 
 const char *noise_strerror(int err)
@@ -270,15 +305,17 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
                 id = k;
         char shown[48];
         snprintf(shown, sizeof shown, "%.40s%s", name, strlen(name) > 40 ? "..." : "");
-        if (id < 0)
-            return fail(NOISE_EUNKNOWN, err, err_size,
-                        "unknown parameter '%s'; known: frequency, octaves, lacunarity, gain, fractal, warp, "
-                        "t%s%s",
-                        shown, kind == NOISE_VALUE || kind == NOISE_PERLIN ? ", lattice" : "", "");
-        if (id == P_LATTICE && kind != NOISE_VALUE && kind != NOISE_PERLIN)
-            return fail(NOISE_EUNKNOWN, err, err_size,
-                        "parameter 'lattice' applies only to value and perlin, not to %s%s%s", kind_names[kind],
-                        "", "");
+        if (id < 0) {
+            char known[160];
+            known_text(kind, known, sizeof known);
+            return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
+        }
+        if (!noise_param_applies(&params[id], kind)) {
+            char kinds[80];
+            kinds_text(&params[id], kinds, sizeof kinds);
+            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s, not to %s",
+                        params[id].name, kinds, kind_names[kind]);
+        }
         if (seen[id])
             return fail(NOISE_EDUP, err, err_size, "parameter '%s' given twice%s%s", params[id].name, "", "");
         seen[id] = 1;
@@ -313,7 +350,7 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     noise_format_double(spec->warp, w, sizeof w);
     noise_format_double(spec->t == 0 ? 0.0 : spec->t, t, sizeof t);
     const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
-    int with_lattice = spec->kind == NOISE_VALUE || spec->kind == NOISE_PERLIN;
+    int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
     const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
     int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s", f,
                      spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",

@@ -2,8 +2,8 @@
 // viewer: starts the daemon on a free port, opens the viewer in headless
 // Chromium on a fixed view (Perlin fBm, terrain palette, hillshading, a
 // selected point), waits until every tile has loaded, and saves the page.
-// Usage: node scripts/readme-screenshot.mjs   (after `make` and `make www`;
-// NOISETILE_BIN, NOISETILE_STATIC and CHROMIUM override the defaults).
+// Usage: node scripts/readme-screenshot.mjs   (after `make`; NOISETILE_BIN,
+// NOISETILE_STATIC (a --static folder) and CHROMIUM override the defaults).
 import path from 'node:path';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
@@ -13,11 +13,10 @@ import { chromium } from 'playwright-core';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NOISETILE_BIN ||= path.join(ROOT, 'build', 'noisetile');
 const { startDaemon } = await import('../tests/http/daemon.mjs');
-const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build', 'www');
 const OUT = path.join(ROOT, 'docs', 'viewer.png');
 const HASH = '#z=3&x=-5.1&y=2.9&kind=perlin&seed=7&octaves=5&palette=terrain&shade=1&px=-4.3&py=3.35';
 
-const daemon = await startDaemon({ staticDir: STATIC });
+const daemon = await startDaemon();
 const profile = mkdtempSync(path.join(os.tmpdir(), 'noisetile-shot-'));
 let ctx;
 try {

@@ -4,7 +4,6 @@
 
 #include <inttypes.h>
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +12,9 @@
 #include "errors.h"
 #include "failalloc.h"
 #include "openapi.h"
+#include "params.h"
 #include "render.h"
-
-static struct MHD_Response *kinds_resp, *healthz_resp, *openapi_resp;
-static size_t kinds_size, healthz_size, openapi_size;
+#include "stats.h"
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
@@ -76,22 +74,18 @@ static json_t *params_object(const noise_spec *spec)
     return obj;
 }
 
-static int json_reply(json_t *doc, const char *cache_control, http_reply *out)
+/* Fills out with doc (which it takes) as a 200 JSON reply. */
+static int json_reply(json_t *doc, const char *cache_control, reply *out)
 {
-    if (doc == NULL)
-        return ERR_OVERLOADED;
-    out->resp = http_response_json(doc, cache_control, &out->size);
+    int rc = reply_json(out, 200, doc, cache_control);
     json_decref(doc);
-    if (out->resp == NULL)
-        return ERR_OVERLOADED;
-    out->status = 200;
-    return 0;
+    return rc;
 }
 
 /* Deterministic answers (same request, same bytes for this version). */
 #define API_CACHE_CONTROL "public, max-age=86400"
 
-int api_point(const route *r, const query_args *q, http_reply *out, char *err, size_t err_size)
+int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
@@ -117,7 +111,7 @@ static int bad_json(char *err, size_t err_size, const char *fmt, size_t index, c
 }
 
 int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
-               http_reply *out, char *err, size_t err_size)
+               reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
@@ -132,7 +126,7 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
      * failures on this thread tells those apart. */
     if (doc == NULL && (json_error_code(&jerr) == json_error_out_of_memory ||
                         jerr.text[0] == '\0' || failalloc_thread_failures() != nomem))
-        return ERR_OVERLOADED;
+        return ERR_NOMEM;
     if (doc == NULL) {
         snprintf(err, err_size, "request body is not valid JSON: %s at line %d column %d",
                  jerr.text, jerr.line, jerr.column);
@@ -173,11 +167,18 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
             goto done;
         }
     }
+    if (dims == 3 && qr.spec.has_t) {
+        snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
+                                "of each point; send [x, y] points with t, or [x, y, t] points "
+                                "without it");
+        rc = ERR_BAD_REQUEST;
+        goto done;
+    }
     pts = failalloc_malloc((n ? n : 1) * 3 * sizeof *pts);
     values = failalloc_malloc((n ? n : 1) * sizeof *values);
     grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
     if (pts == NULL || values == NULL || grads == NULL) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
@@ -207,12 +208,12 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     json_t *jg = json_array();
     res = json_pack("{s:o,s:o}", "values", real_array(values, n), "gradients", jg);
     if (res == NULL) {
-        rc = ERR_OVERLOADED;
+        rc = ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
         if (json_array_append_new(jg, real_array(grads + i * (size_t)g, (size_t)g)) != 0) {
-            rc = ERR_OVERLOADED;
+            rc = ERR_NOMEM;
             goto done;
         }
     }
@@ -227,7 +228,39 @@ done:
     return rc;
 }
 
-int api_tilejson(const route *r, const query_args *q, const char *base_url, http_reply *out,
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    stats_summary *s = failalloc_malloc(sizeof *s);
+    if (s == NULL)
+        return ERR_NOMEM;
+    if (stats_field(&qr.spec, qr.window.x, qr.window.y, qr.window.step, qr.window.width,
+                    qr.window.height, qr.bins, NULL, NULL, s) != 0) {
+        free(s);
+        return ERR_NOMEM;
+    }
+    json_t *counts = json_array();
+    for (int k = 0; counts != NULL && k < s->n_bins; k++)
+        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
+            json_decref(counts);
+            counts = NULL;
+        }
+    double n = (double)s->count;
+    json_t *doc = json_pack(
+        "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",
+        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+        "window", "x", qr.window.x, "y", qr.window.y, "step", qr.window.step, "width", qr.window.width,
+        "height", qr.window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
+        "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
+        "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
+    free(s);
+    return json_reply(doc, API_CACHE_CONTROL, out);
+}
+
+int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
                  char *err, size_t err_size)
 {
     query_result qr;
@@ -260,131 +293,101 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, http
 
 /* ---- the documents built once ---- */
 
-static json_t *param_json(const noise_param *p)
+/* A number of row r as JSON: an integer for integer rows. */
+static json_t *row_number(const param_row *r, double v)
 {
-    json_t *o = json_object();
-    if (o == NULL)
+    return r->p.type == NOISE_PARAM_INTEGER ? json_integer((json_int_t)v) : json_real(v);
+}
+
+/* One row of the parameter table (params.h) as /api/kinds shows it. */
+static json_t *param_json(const param_row *r)
+{
+    const noise_param *p = &r->p;
+    json_t *o = json_object(), *kinds = json_array();
+    if (o == NULL || kinds == NULL) {
+        json_decref(o);
+        json_decref(kinds);
         return NULL;
-    const char *type = p->type == NOISE_PARAM_NUMBER    ? "number"
+    }
+    const char *type = r->flag                          ? "flag"
+                       : p->type == NOISE_PARAM_NUMBER  ? "number"
                        : p->type == NOISE_PARAM_INTEGER ? "integer"
                                                         : "enum";
     json_object_set_new(o, "name", json_string(p->name));
     json_object_set_new(o, "type", json_string(type));
     json_object_set_new(o, "description", json_string(p->description ? p->description : ""));
-    if (p->type == NOISE_PARAM_ENUM) {
+    if (r->flag) {
+        json_object_set_new(o, "choices", json_pack("[i,i]", 0, 1));
+    } else if (p->type == NOISE_PARAM_ENUM) {
         json_t *c = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
             json_array_append_new(c, json_string(p->choices[i]));
         json_object_set_new(o, "choices", c);
-        if (p->default_choice != NULL)
-            json_object_set_new(o, "default", json_string(p->default_choice));
     } else {
-        if (isfinite(p->min))
-            json_object_set_new(o, "minimum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->min)
-                                                  : json_real(p->min));
-        if (isfinite(p->max))
-            json_object_set_new(o, "maximum", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->max)
-                                                  : json_real(p->max));
+        json_object_set_new(o, "minimum", row_number(r, p->min));
+        json_object_set_new(o, "maximum", row_number(r, p->max));
         json_object_set_new(o, "exclusiveMinimum", json_boolean(p->min_exclusive));
         json_object_set_new(o, "exclusiveMaximum", json_boolean(p->max_exclusive));
-        if (!p->optional)
-            json_object_set_new(o, "default", p->type == NOISE_PARAM_INTEGER
-                                                  ? json_integer((json_int_t)p->default_number)
-                                                  : json_real(p->default_number));
     }
-    json_object_set_new(o, "optional", json_boolean(p->optional));
-    if (strcmp(p->name, "lattice") == 0)
-        json_object_set_new(o, "kinds", json_pack("[s,s]", "value", "perlin"));
+    if (p->type == NOISE_PARAM_ENUM && p->default_choice != NULL)
+        json_object_set_new(o, "default", json_string(p->default_choice));
+    else if (p->type != NOISE_PARAM_ENUM && !p->optional)
+        json_object_set_new(o, "default", row_number(r, p->default_number));
+    /* Optional: a request may leave it out (a default applies, or, for t,
+     * absent has its own meaning). */
+    json_object_set_new(o, "optional", json_boolean(!r->required));
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        if (noise_param_applies(p, (noise_kind)k))
+            json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    json_object_set_new(o, "kinds", kinds);
     return o;
+}
+
+/* The rows routes take, as a JSON array. */
+static json_t *rows_json(unsigned int routes)
+{
+    json_t *a = json_array();
+    size_t n = params_count();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        param_row r = params_row(i);
+        if ((r.routes & routes) && json_array_append_new(a, param_json(&r)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
 }
 
 json_t *api_kinds_document(void)
 {
-    json_t *doc = json_object(), *kinds = json_array(), *params = json_array(),
-           *palettes = json_array();
-    if (doc == NULL || kinds == NULL || params == NULL || palettes == NULL)
+    json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
+    if (doc == NULL || kinds == NULL || palettes == NULL)
         goto fail;
     json_object_set_new(doc, "kinds", kinds);
-    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
     json_object_set_new(doc, "palettes", palettes);
     for (int k = 0; k < NOISE_KIND_COUNT; k++)
         json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    for (size_t i = 0; i < n; i++)
-        json_array_append_new(params, param_json(&p[i]));
     const char *const *pal = render_palette_names();
     for (size_t i = 0; pal[i] != NULL; i++)
         json_array_append_new(palettes, json_string(pal[i]));
-    json_t *pal_choices = json_deep_copy(palettes);
-    json_object_set_new(doc, "render", json_pack(
-        "[{s:s,s:s,s:s,s:o?,s:s},{s:s,s:s,s:s,s:[i,i],s:i},{s:s,s:s,s:s,s:[i,i],s:i}]",
-        "name", "palette", "type", "enum", "description", "colour map of the tile",
-        "choices", pal_choices, "default", pal[0],
-        "name", "shade", "type", "flag", "description", "1: hillshading from the analytic gradient",
-        "choices", 0, 1, "default", 0,
-        "name", "zero", "type", "flag", "description", "1: mark where the value crosses 0",
-        "choices", 0, 1, "default", 0));
+    json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
+    json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
+    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
+    json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
     json_object_set_new(doc, "limits", json_pack(
-        "{s:i,s:i,s:i,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
+        "{s:i,s:i,s:i,s:I,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
         "max_query_params", LIMIT_QUERY_PARAMS, "seed_max", (json_int_t)UINT32_MAX,
-        "tile_index_max", (json_int_t)INT32_MAX));
+        "tile_index_max", (json_int_t)INT32_MAX, "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES));
     return doc;
 fail:
     json_decref(doc);
     json_decref(kinds);
-    json_decref(params);
     json_decref(palettes);
     return NULL;
 }
 
-/* A response built once at startup and queued for every request. */
-static struct MHD_Response *shared_json(json_t *doc, const char *cache_control, size_t *size)
-{
-    if (doc == NULL)
-        return NULL;
-    uint64_t n = 0;
-    struct MHD_Response *r = http_response_json(doc, cache_control, &n);
-    json_decref(doc);
-    *size = (size_t)n;
-    return r;
-}
-
-int api_init(void)
-{
-    kinds_resp = shared_json(api_kinds_document(), "no-cache", &kinds_size);
-    healthz_resp = shared_json(json_pack("{s:s}", "status", "ok"), "no-store", &healthz_size);
-    openapi_resp = shared_json(openapi_document(), "no-cache", &openapi_size);
-    if (kinds_resp == NULL || healthz_resp == NULL || openapi_resp == NULL) {
-        api_cleanup();
-        return -1;
-    }
-    return 0;
-}
-
-void api_cleanup(void)
-{
-    if (kinds_resp) MHD_destroy_response(kinds_resp);
-    if (healthz_resp) MHD_destroy_response(healthz_resp);
-    if (openapi_resp) MHD_destroy_response(openapi_resp);
-    kinds_resp = healthz_resp = openapi_resp = NULL;
-}
-
-static int shared_reply(struct MHD_Response *r, size_t size, http_reply *out)
-{
-    out->resp = r;
-    out->status = 200;
-    out->shared = 1;
-    out->size = size;
-    return 0;
-}
-
-int api_kinds(http_reply *out) { return shared_reply(kinds_resp, kinds_size, out); }
-int api_healthz(http_reply *out) { return shared_reply(healthz_resp, healthz_size, out); }
-int api_openapi(http_reply *out) { return shared_reply(openapi_resp, openapi_size, out); }

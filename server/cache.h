@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errors.h"
+
 typedef struct cache cache;
 typedef struct cache_entry cache_entry;
 
@@ -44,7 +46,8 @@ void cache_destroy(cache *c);
 int cache_get(cache *c, const char *key, cache_fill_fn fill, void *ctx,
               cache_entry **out, int *out_hit);
 
-#define CACHE_ENOMEM (-12)
+/* From the one error table (errors.h). */
+#define CACHE_ENOMEM ERR_NOMEM
 
 const void *cache_entry_data(const cache_entry *e);
 size_t cache_entry_size(const cache_entry *e);

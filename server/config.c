@@ -15,20 +15,26 @@
 const char *config_usage(void)
 {
     return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--cache-mb N] [--static DIR]\n"
+           "                 [--public-url URL]\n"
            "\n"
            "Serves an infinite plane of procedural noise: PNG tiles, JSON values and\n"
-           "gradients, and the viewer from DIR.\n"
+           "gradients, and its viewer at /.\n"
            "\n"
            "  --bind ADDR     numeric IPv4/IPv6 address to listen on (default 127.0.0.1)\n"
            "  --port N        TCP port, 0..65535; 0 picks a free one (default 8080)\n"
            "  --threads N     worker threads, 1..256, 120 connections each\n"
            "                  (default: number of cores, at least 16)\n"
            "  --cache-mb N    tile cache budget in MiB, 0..65536 (default 256)\n"
-           "  --static DIR    serve the files of DIR at / (default: none)\n"
+           "  --static DIR    serve the viewer's files from DIR, the built-in copy for\n"
+           "                  files DIR lacks (for working on static/)\n"
+           "  --public-url URL  the http(s)://host[:port][/prefix] the daemon is reached\n"
+           "                  at, for the URLs it writes (tile.json); default: taken\n"
+           "                  from Forwarded, X-Forwarded-Proto/-Host or Host\n"
            "  --help          this text\n"
            "\n"
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
-           "NOISETILE_CACHE_MB, NOISETILE_STATIC; flags override the environment.\n";
+           "NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL; flags override\n"
+           "the environment. SIGHUP is ignored (the access log goes to standard error).\n";
 }
 
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
@@ -71,6 +77,23 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
             return -1;
         }
         snprintf(cfg->static_dir, sizeof cfg->static_dir, "%s", real);
+    } else if (strcmp(name, "public-url") == 0) {
+        size_t len = strlen(v);
+        int ok = (strncmp(v, "http://", 7) == 0 && len > 7) ||
+                 (strncmp(v, "https://", 8) == 0 && len > 8);
+        for (size_t i = 0; ok && i < len; i++)
+            ok = v[i] > 0x20 && v[i] < 0x7f && strchr("?#\"<>\\^`{|}", v[i]) == NULL;
+        while (ok && len > 0 && v[len - 1] == '/')
+            len--;
+        size_t scheme = strncmp(v, "https", 5) == 0 ? 8 : 7;
+        if (!ok || len >= sizeof cfg->public_url || len <= scheme || v[len - 1] == ':' ||
+            v[scheme] == '/') {
+            snprintf(msg, msg_size,
+                     "public-url must be http://host[:port][/prefix] or https://..., without "
+                     "query or fragment, got '%.200s'", v);
+            return -1;
+        }
+        snprintf(cfg->public_url, sizeof cfg->public_url, "%.*s", (int)len, v);
     } else {
         snprintf(msg, msg_size, "unknown option '--%s' (see --help)", name);
         return -1;
@@ -81,9 +104,11 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
 int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(const char *),
                  char *msg, size_t msg_size)
 {
-    static const char *const names[] = {"bind", "port", "threads", "cache-mb", "static"};
+    static const char *const names[] = {"bind", "port", "threads", "cache-mb", "static",
+                                        "public-url"};
     static const char *const envs[] = {"NOISETILE_BIND", "NOISETILE_PORT", "NOISETILE_THREADS",
-                                       "NOISETILE_CACHE_MB", "NOISETILE_STATIC"};
+                                       "NOISETILE_CACHE_MB", "NOISETILE_STATIC",
+                                       "NOISETILE_PUBLIC_URL"};
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;

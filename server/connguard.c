@@ -30,7 +30,22 @@ struct connguard {
     atomic_int draining;      /* graceful stop: no new requests */
     long long deadline_ms;
     atomic_ullong closed;
+    unsigned shed_above;      /* 0: no shedding */
+    atomic_uint live;         /* registered connections not shut down yet */
+    atomic_ullong shed;       /* shed since creation */
+    atomic_uint shed_unreported;
 };
+
+/* Marks e shut down (once) and counts it out of the live connections; the
+ * caller then calls shutdown() on its socket. Returns 1 if this call did. */
+static int mark_shut(guard_entry *e)
+{
+    int zero = 0;
+    if (!atomic_compare_exchange_strong(&e->shut, &zero, 1))
+        return 0;
+    atomic_fetch_sub(&e->g->live, 1);
+    return 1;
+}
 
 #define SWEEP_MS 250
 
@@ -60,8 +75,7 @@ static void sweep(void *arg)
         int pending = 0;
         if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
             continue;
-        if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0)) {
-            atomic_store(&e->shut, 1);
+        if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0) && mark_shut(e)) {
             atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
             shutdown(e->fd, SHUT_RDWR);
             n++;
@@ -73,6 +87,45 @@ static void sweep(void *arg)
                 "within %lld ms\n",
                 n, g->deadline_ms);
     }
+    unsigned shed = atomic_exchange(&g->shed_unreported, 0);
+    if (shed > 0)
+        fprintf(stderr,
+                "noisetile: at %u open connections: closed the %u oldest idle one(s) to "
+                "accept new ones\n",
+                g->shed_above, shed);
+}
+
+/* Called with the list lock held after e joined: while more than
+ * shed_above connections are live, shuts down the one that has waited
+ * longest for a request (idle keep-alive, slow-loris, or a client that
+ * connected and sent nothing), never one with a request being answered or
+ * with unread bytes, and never e itself. */
+static void shed_oldest(connguard *g, const guard_entry *e)
+{
+    while (g->shed_above > 0 && atomic_load(&g->live) > g->shed_above) {
+        guard_entry *oldest = NULL;
+        long long oldest_since = 0;
+        for (guard_entry *c = g->head; c != NULL; c = c->next) {
+            long long since = atomic_load(&c->waiting_since_ms);
+            if (c == e || since == 0 || atomic_load(&c->shut))
+                continue;
+            if (oldest == NULL || since < oldest_since) {
+                int pending = 0;
+                if (ioctl(c->fd, FIONREAD, &pending) == 0 && pending > 0)
+                    continue;
+                oldest = c;
+                oldest_since = since;
+            }
+        }
+        if (oldest == NULL)
+            return; /* every other connection is busy: libmicrohttpd's limit holds */
+        if (atomic_compare_exchange_strong(&oldest->waiting_since_ms, &oldest_since, 0) &&
+            mark_shut(oldest)) {
+            atomic_fetch_add(&g->shed, 1);
+            atomic_fetch_add(&g->shed_unreported, 1);
+            shutdown(oldest->fd, SHUT_RDWR);
+        }
+    }
 }
 
 connguard *connguard_create(int deadline_ms)
@@ -82,6 +135,9 @@ connguard *connguard_create(int deadline_ms)
         return NULL;
     g->deadline_ms = deadline_ms;
     atomic_init(&g->closed, 0);
+    atomic_init(&g->live, 0);
+    atomic_init(&g->shed, 0);
+    atomic_init(&g->shed_unreported, 0);
     atomic_init(&g->draining, 0);
     if (ticker_start(&g->sweeper, SWEEP_MS, sweep, g) != 0) {
         free(g);
@@ -125,6 +181,8 @@ void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
         if (g->head != NULL)
             g->head->prev = e;
         g->head = e;
+        atomic_fetch_add(&g->live, 1);
+        shed_oldest(g, e);
         pthread_mutex_unlock(&g->sweeper.lock);
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
         guard_entry *e = *socket_context;
@@ -138,6 +196,7 @@ void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
             g->head = e->next;
         if (e->next != NULL)
             e->next->prev = e->prev;
+        mark_shut(e); /* counted out of the live ones, if nothing shut it before */
         pthread_mutex_unlock(&g->sweeper.lock);
         free(e);
     }
@@ -175,10 +234,8 @@ void connguard_request_done(struct MHD_Connection *conn)
     atomic_store(&e->waiting_since_ms, now_ms());
     /* Stopping: the response is out; end the connection before the client
      * sends another request on it. */
-    if (atomic_load(&e->g->draining)) {
-        atomic_store(&e->shut, 1);
+    if (atomic_load(&e->g->draining) && mark_shut(e))
         shutdown(e->fd, SHUT_RDWR);
-    }
 }
 
 void connguard_drain(connguard *g)
@@ -186,14 +243,22 @@ void connguard_drain(connguard *g)
     atomic_store(&g->draining, 1);
     pthread_mutex_lock(&g->sweeper.lock);
     for (guard_entry *e = g->head; e != NULL; e = e->next)
-        if (atomic_load(&e->waiting_since_ms) != 0 && !atomic_load(&e->started)) {
-            atomic_store(&e->shut, 1);
+        if (atomic_load(&e->waiting_since_ms) != 0 && !atomic_load(&e->started) && mark_shut(e))
             shutdown(e->fd, SHUT_RDWR);
-        }
     pthread_mutex_unlock(&g->sweeper.lock);
 }
 
 unsigned long long connguard_closed(const connguard *g)
 {
     return atomic_load(&g->closed);
+}
+
+void connguard_shed_above(connguard *g, unsigned n)
+{
+    g->shed_above = n;
+}
+
+unsigned long long connguard_shed(const connguard *g)
+{
+    return atomic_load(&g->shed);
 }

@@ -56,4 +56,17 @@ void connguard_drain(connguard *g);
 /* Connections shut down for missing their deadline since creation. */
 unsigned long long connguard_closed(const connguard *g);
 
+/* Shedding (fdlimits.h): once more than n connections are open, each new
+ * connection makes the guard shut down the connection that has waited
+ * longest for a request (an idle keep-alive or slow-loris client, or one
+ * that connected and sent nothing), never one whose request is being
+ * answered or that has bytes waiting to be read. So at its descriptor limit
+ * the daemon still accepts and serves a new client at once, and idle
+ * holders lose their slots oldest first. 0 (the default): never. Set before
+ * the daemon starts. */
+void connguard_shed_above(connguard *g, unsigned n);
+
+/* Connections shed since creation. */
+unsigned long long connguard_shed(const connguard *g);
+
 #endif

@@ -5,10 +5,10 @@
 #define DAEMON_LIMITS_H
 
 /* Connections handled by one thread of the epoll pool. Kept below 125: a
- * single epoll thread of libmicrohttpd 0.9.75 stalls for seconds when exactly
+ * single epoll thread of the HTTP library (MHD 0.9.75) stalls for seconds when exactly
  * 128 or 256 connections are ready at once (FIELD-NOTES.md). The daemon-wide
  * MHD_OPTION_CONNECTION_LIMIT is this times the thread count; at it,
- * libmicrohttpd stops accepting and new connections wait in the listen
+ * the HTTP library stops accepting and new connections wait in the listen
  * backlog until a slot frees (measured; the per-address limit below, by
  * contrast, closes a connection at once). */
 #define LIMIT_CONNECTIONS_PER_THREAD 120
@@ -22,6 +22,20 @@
  * compares thread counts and modes. */
 #define LIMIT_DEFAULT_THREADS_MIN 16
 
+/* Descriptors kept out of the connection limit for what is not a
+ * connection (fdlimits.h): per epoll thread (its epoll and wake-up
+ * descriptors, one spare), and for the whole daemon (standard streams, the
+ * listening socket, the main thread's descriptors, files being sent with
+ * --static, libraries; generous, as running out is what this prevents). At
+ * the common limit of 1024 with 16 threads this leaves 912 connections. */
+#define LIMIT_FD_RESERVE_PER_THREAD 3
+#define LIMIT_FD_RESERVE 64
+
+/* Shedding (connguard.h): the guard keeps at most connections - headroom
+ * open, closing the oldest idle connection for each new one beyond it; the
+ * headroom is the connection limit / this, at least one per thread. */
+#define LIMIT_SHED_HEADROOM_DIV 64
+
 /* Connections from one IP address, as a share of the daemon-wide limit
  * (numerator / denominator): one client cannot take every slot, a quarter
  * stays free for others. Loopback benchmarks share one address, so this is
@@ -30,7 +44,7 @@
 #define LIMIT_PER_IP_DEN 4
 
 /* Seconds a connection may stay idle (between requests, or mid-request with
- * no bytes moving) before libmicrohttpd closes it, so idle keep-alive and
+ * no bytes moving) before the HTTP library closes it, so idle keep-alive and
  * slow-loris clients cannot hold slots forever (the library default is
  * "never"). */
 #define LIMIT_CONNECTION_TIMEOUT_S 30
@@ -45,7 +59,7 @@
 
 /* Bytes of memory per connection for the request line, headers and read
  * buffer (MHD_OPTION_CONNECTION_MEMORY_LIMIT). A request line or header
- * block that does not fit gets 414 / 431 from libmicrohttpd itself. 32 KiB
+ * block that does not fit gets 414 / 431 from the HTTP library itself. 32 KiB
  * holds any sensible tile or point URL many times over. */
 #define LIMIT_CONNECTION_MEMORY 32768
 
@@ -65,7 +79,7 @@
  * announced (Content-Length) over LIMIT_BODY_DISCARD_BYTES is answered with
  * 413 before it is read and the connection is closed after the answer; a
  * chunked body that grows past it has the connection closed without one
- * (libmicrohttpd 0.9.75 takes no response in the middle of a body). */
+ * (the HTTP library (MHD 0.9.75) takes no response in the middle of a body). */
 #define LIMIT_BODY_DISCARD_BYTES (8 * 1024 * 1024)
 
 /* Points per POST /points request; more -> 413. Evaluating 10000 points with

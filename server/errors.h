@@ -1,48 +1,49 @@
-/* errors.h: the daemon's error codes and the one place that maps each to an
- * HTTP status and a JSON body {"error":{"status":N,"message":"..."}}. */
+/* errors.h: the daemon's one error table: every error code of the server
+ * modules with its HTTP status and its short text, written once (libuv's
+ * UV_ERRNO_MAP shape) and expanded into the enum, errors_status() and
+ * errors_strerror(). */
 #ifndef ERRORS_H
 #define ERRORS_H
 
-#include <stddef.h>
+/* XX(NAME, code, HTTP status, short text). Codes are negative and distinct
+ * (a duplicate does not compile: errors.c switches on them), and they lie
+ * below -99, apart from the noise core's NOISE_E* codes (-1..-6), so a code
+ * names its failure wherever it travels. The tile cache, the renderer and
+ * the PNG encoder report their failures with these codes too. */
+#define ERRORS_MAP(XX)                                                                    \
+    XX(BAD_REQUEST, -100, 400, "bad request")                                             \
+    XX(BAD_JSON, -101, 400, "request body is not valid JSON")                             \
+    XX(FRAMING, -102, 400, "malformed or ambiguous request framing")                      \
+    XX(NOT_FOUND, -103, 404, "not found")                                                 \
+    XX(UNKNOWN_KIND, -104, 404, "unknown kind")                                           \
+    XX(METHOD, -105, 405, "method not allowed")                                           \
+    XX(TOO_LARGE, -106, 413, "request too large")                                         \
+    XX(URI_TOO_LONG, -107, 414, "request target too long")                                \
+    XX(NOMEM, -108, 503, "out of memory, try again")                                      \
+    XX(OVERLOADED, -109, 503, "server overloaded, try again")                             \
+    XX(PNG, -110, 500, "PNG encoding failed")                                             \
+    XX(INVALID, -111, 500, "invalid argument")                                            \
+    XX(INTERNAL, -112, 500, "internal error")                                             \
+    XX(EXPECTATION, -113, 417, "expectation not supported")                               \
+    XX(NOT_IMPLEMENTED, -114, 501, "not implemented")
 
-struct MHD_Response;
-
-/* Error codes of the server modules: 0 is success, these are negative.
- * Handlers return one of them together with a message that names what was
- * wrong (which parameter, which value, which range). */
 enum {
-    ERR_BAD_REQUEST = -1,     /* 400: malformed path number, parameter, query */
-    ERR_BAD_JSON = -2,        /* 400: request body is not the JSON we take */
-    ERR_NOT_FOUND = -3,       /* 404: no such route or file */
-    ERR_UNKNOWN_KIND = -4,    /* 404: the {kind} path segment is not a kind */
-    ERR_METHOD = -5,          /* 405: route exists, method does not */
-    ERR_TOO_LARGE = -6,       /* 413: body or point count over the limit */
-    ERR_OVERLOADED = -7,      /* 503: out of memory or capacity */
-    ERR_INTERNAL = -8         /* 500: a bug */
+#define ERRORS_ENUM(name, code, status, text) ERR_##name = (code),
+    ERRORS_MAP(ERRORS_ENUM)
+#undef ERRORS_ENUM
 };
 
 /* Longest message a handler writes (bytes including the NUL). */
 #define ERRORS_MSG_MAX 512
 
-/* The HTTP status for an error code (500 for codes it does not know). */
+/* The HTTP status of an error code; 500 for a code not in the table. */
 unsigned int errors_status(int err);
 
-/* A short static description of an error code, used when a handler gave no
- * message ("not found", "method not allowed"...). */
+/* The short static text of an error code ("not found", ...), used when a
+ * handler gave no message; "internal error" for a code not in the table. */
 const char *errors_strerror(int err);
 
-/* A new response with the JSON error body for err and message (NULL or ""
- * means errors_strerror(err)), Content-Type application/json, CORS and
- * Cache-Control: no-store headers. The caller queues it with
- * errors_status(err) and destroys it. Returns NULL when out of memory. */
-struct MHD_Response *errors_response(int err, const char *message);
-
-/* A response for when nothing can be allocated: a static 503 body made once
- * at startup. errors_init() builds it (returns 0, or -1 out of memory);
- * errors_fallback() returns it (never NULL after a successful init; the
- * caller must not destroy it); errors_cleanup() frees it. */
-int errors_init(void);
-struct MHD_Response *errors_fallback(void);
-void errors_cleanup(void);
+/* The code's name without the prefix ("NOT_FOUND"); "?" if unknown. */
+const char *errors_name(int err);
 
 #endif

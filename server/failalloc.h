@@ -18,7 +18,7 @@ void *failalloc_calloc(size_t n, size_t size);
 void *failalloc_realloc(void *p, size_t size);
 
 /* For an allocation made inside a library that takes no allocator
- * (libmicrohttpd's response objects): counts as one wrapper call and returns
+ * (the HTTP library's response objects): counts as one wrapper call and returns
  * 1 if it is the armed one, and the caller then acts as if that library had
  * returned NULL; else 0. */
 int failalloc_fail_here(void);

@@ -1,10 +1,10 @@
-/* files.c: static files under the --static directory, and nothing outside. */
+/* files.c: the viewer's files: embedded in the binary (embedded.h), or from
+ * the --static directory, and nothing outside it. */
 #include "files.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "daemon_limits.h"
+#include "embedded.h"
 #include "errors.h"
+#include "tile.h"
 
 const char *files_content_type(const char *name)
 {
@@ -108,7 +110,7 @@ static int not_found(char *err, size_t err_size, const char *path)
     return ERR_NOT_FOUND;
 }
 
-int files_serve(const char *root, const char *raw_path, http_reply *out, char *err,
+int files_serve(const char *root, const char *raw_path, reply *out, char *err,
                 size_t err_size)
 {
     char rel[LIMIT_STATIC_PATH];
@@ -155,17 +157,60 @@ int files_serve(const char *root, const char *raw_path, http_reply *out, char *e
         close(fd);
         return not_found(err, err_size, rel);
     }
-    out->resp = MHD_create_response_from_fd((size_t)st.st_size, fd);
-    if (out->resp == NULL) {
-        close(fd);
-        return ERR_OVERLOADED;
-    }
-    MHD_add_response_header(out->resp, "Content-Type", files_content_type(real));
-    /* The viewer changes between versions: revalidate, never serve stale. */
-    MHD_add_response_header(out->resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(out->resp, "X-Content-Type-Options", "nosniff");
-    http_add_common_headers(out->resp);
     out->status = 200;
+    out->content_type = files_content_type(real);
+    /* The viewer changes between versions: revalidate, never serve stale. */
+    out->cache_control = "no-cache";
+    out->body_kind = REPLY_FILE;
+    out->fd = fd;
     out->size = (uint64_t)st.st_size;
+    if (reply_header(out, "X-Content-Type-Options", "nosniff") != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
+    return 0;
+}
+
+static int by_path(const void *key, const void *elem)
+{
+    return strcmp(key, ((const embedded_file *)elem)->path);
+}
+
+static const embedded_file *embedded_find(const char *path)
+{
+    return bsearch(path, embedded_files, embedded_count, sizeof embedded_files[0], by_path);
+}
+
+int files_serve_embedded(const char *raw_path, const char *if_none_match, reply *out,
+                         char *err, size_t err_size)
+{
+    char rel[LIMIT_STATIC_PATH];
+    int rc = decode_path(raw_path, rel, sizeof rel, err, err_size);
+    if (rc != 0)
+        return rc;
+    /* "/dir/" and "/dir" name the directory's index.html, as under --static. */
+    char name[LIMIT_STATIC_PATH + sizeof "/index.html"];
+    size_t rlen = strlen(rel);
+    const embedded_file *f = NULL;
+    if (rel[rlen - 1] != '/')
+        f = embedded_find(rel);
+    if (f == NULL) {
+        snprintf(name, sizeof name, "%s%sindex.html", rel, rel[rlen - 1] == '/' ? "" : "/");
+        f = embedded_find(name);
+    }
+    if (f == NULL)
+        return not_found(err, err_size, rel);
+
+    /* With 304 the connection layer sends the headers only, as for tiles. */
+    reply_borrowed(out, tile_etag_matches(if_none_match, f->etag) ? 304 : 200,
+                   files_content_type(f->path), f->data, f->size);
+    /* Revalidated on every load (the viewer changes between versions); the
+     * ETag makes that a 304 without a body. */
+    out->cache_control = "no-cache";
+    if (reply_header(out, "ETag", f->etag) != 0 ||
+        reply_header(out, "X-Content-Type-Options", "nosniff") != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
     return 0;
 }

@@ -1,5 +1,5 @@
-/* main.c: the noisetile daemon: settings, start, the listening line, and a
- * graceful stop on SIGINT/SIGTERM. */
+/* main.c: the noisetile daemon: settings, start, the listening line, a
+ * graceful stop on SIGINT/SIGTERM, and SIGHUP for the access log. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,12 +8,19 @@
 
 #include "config.h"
 #include "daemon_limits.h"
+#include "export.h"
 #include "http.h"
 
 static const char *env_get(const char *name) { return getenv(name); }
 
 int main(int argc, char **argv)
 {
+    /* Subcommands: pre-rendered tile sets (export.h). */
+    if (argc > 1 && strcmp(argv[1], "export") == 0)
+        return export_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return export_merge_main(argc - 1, argv + 1);
+
     config cfg;
     char msg[2048];
     int rc = config_parse(&cfg, argc, argv, env_get, msg, sizeof msg);
@@ -26,21 +33,30 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* Block the stop signals before any thread starts, so every worker
-     * inherits the mask and only sigwait() below receives them. SIGPIPE is
-     * ignored: a client closing mid-response is not a reason to die. */
+    /* Block the stop signals and SIGHUP before any thread starts, so every
+     * worker inherits the mask and only sigwait() below receives them.
+     * SIGPIPE is ignored: a client closing mid-response is not a reason to
+     * die. SIGHUP (log rotation's signal) reopens the access log, which is
+     * standard error today: so it changes nothing, and never stops the
+     * daemon. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
     sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    http_global_init();
     http_server *srv = http_start(&cfg, msg, sizeof msg);
     if (srv == NULL) {
         fprintf(stderr, "noisetile: %s\n", msg);
         return 1;
     }
+    /* The limits first: whoever waits for the listening line has them. */
+    char limits[256];
+    fdlimits_describe(http_limits(srv), limits, sizeof limits);
+    printf("noisetile: %s\n", limits);
     if (strchr(cfg.bind, ':') != NULL)
         printf("noisetile listening on http://[%s]:%u/\n", cfg.bind, http_port(srv));
     else
@@ -48,10 +64,12 @@ int main(int argc, char **argv)
     fflush(stdout);
 
     int sig = 0;
-    sigwait(&stop, &sig);
+    while (sigwait(&stop, &sig) == 0 && sig == SIGHUP)
+        http_reopen_log(srv);
     fprintf(stderr, "noisetile: %s, finishing requests in flight\n",
             sig == SIGINT ? "SIGINT" : "SIGTERM");
     http_stop(srv, LIMIT_DRAIN_MS);
+    http_global_shutdown();
     fprintf(stderr, "noisetile: stopped\n");
     return 0;
 }

@@ -1,9 +1,10 @@
 /* openapi.c: the OpenAPI 3.1 document of the daemon. The fixed part is a
  * JSON template (written with ' for " to stay readable in C); the field
- * parameters are generated from noise_params(), the palettes from
+ * parameters are generated from the parameter table (params.h), the palettes from
  * render_palette_names(), the limits from daemon_limits.h. */
 #include "openapi.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,8 @@
 
 #include "daemon_limits.h"
 #include "noise.h"
+#include "params.h"
+#include "query.h"
 #include "render.h"
 
 static const char template_text[] =
@@ -45,6 +48,13 @@ static const char template_text[] =
 "    'responses':{'200':{'description':'values[i] and gradients[i] belong to points[i]','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/PointsResponse'}}}},"
 "     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/TooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
 "   'options':{'operationId':'optionsPoints','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/stats':{"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
+"   'get':{'operationId':'getStats','summary':'Statistics of a window of samples: range, mean, standard deviation, share beyond +-0.5, peaks, histogram','parameters':'@FIELD_STATS@',"
+"    'responses':{'200':{'description':'Statistics of the window; sample (i, j) is the field at (x + i*step, y + j*step) as a float32, as the grid endpoint gives it','headers':{'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Stats'}}}},"
+"     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'},'413':{'$ref':'#/components/responses/WindowTooLarge'},'503':{'$ref':'#/components/responses/Overloaded'}}},"
+"   'head':{'operationId':'headStats','summary':'Headers of the statistics','parameters':'@FIELD_STATS@','responses':{'200':{'description':'Headers only'},'400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'}}},"
+"   'options':{'operationId':'optionsStats','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/tile.json':{"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
 "   'get':{'operationId':'getTileJSON','summary':'TileJSON 3.0.0 for the field; its tiles template keeps the canonical parameters','parameters':'@FIELD_RENDER@',"
@@ -66,11 +76,6 @@ static const char template_text[] =
 "   'z':{'name':'z','in':'path','required':true,'description':'Zoom level','schema':{'type':'integer','minimum':0,'maximum':30}},"
 "   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
-"   'pointX':{'name':'x','in':'query','required':true,'description':'Plane x coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'pointY':{'name':'y','in':'query','required':true,'description':'Plane y coordinate (finite decimal)','schema':{'type':'number'}},"
-"   'palette':{'name':'palette','in':'query','required':false,'description':'Colour map','schema':{'type':'string','enum':'@PALETTES@','default':'@PALETTE0@'}},"
-"   'shade':{'name':'shade','in':'query','required':false,'description':'1: hillshading from the analytic gradient (RGB PNG)','schema':{'type':'integer','enum':[0,1],'default':0}},"
-"   'zero':{'name':'zero','in':'query','required':false,'description':'1: mark where the value crosses 0','schema':{'type':'integer','enum':[0,1],'default':0}},"
 "   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}}"
 "  },"
 "  'headers':{"
@@ -87,12 +92,19 @@ static const char template_text[] =
 "   'NotFound':{'description':'Unknown path, kind or file','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'MethodNotAllowed':{'description':'Wrong method; Allow lists the right ones','headers':{'Allow':{'$ref':'#/components/headers/Allow'}},'content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'TooLarge':{'description':'Body over @MAX_BODY@ bytes or more than @MAX_POINTS@ points','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
+"   'WindowTooLarge':{'description':'width x height over @MAX_SAMPLES@ samples','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
 "   'Overloaded':{'description':'Out of memory or capacity; retry','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}}"
 "  },"
 "  'schemas':{"
 "   'Error':{'type':'object','required':['error'],'properties':{'error':{'type':'object','required':['status','message'],'properties':{'status':{'type':'integer'},'message':{'type':'string'}}}}},"
 "   'Params':{'type':'object','description':'Every field parameter in canonical form, defaults included','properties':'@PARAM_SCHEMAS@'},"
 "   'Point':{'type':'object','required':['kind','seed','params','x','y','value','gradient'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},'x':{'type':'number'},'y':{'type':'number'},'value':{'type':'number','minimum':-1,'maximum':1},'gradient':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}},"
+"   'Stats':{'type':'object','required':['kind','seed','params','window','count','min','max','mean','sd','share_beyond_half','peaks','histogram'],'properties':{'kind':{'type':'string'},'seed':{'type':'integer'},'params':{'$ref':'#/components/schemas/Params'},"
+"    'window':{'type':'object','required':['x','y','step','width','height'],'properties':{'x':{'type':'number'},'y':{'type':'number'},'step':{'type':'number'},'width':{'type':'integer'},'height':{'type':'integer'}}},"
+"    'count':{'type':'integer','description':'samples, width x height'},'min':{'type':'number'},'max':{'type':'number'},'mean':{'type':'number'},'sd':{'type':'number','description':'population standard deviation'},"
+"    'share_beyond_half':{'type':'number','minimum':0,'maximum':1,'description':'share of samples with |v| > 0.5'},"
+"    'peaks':{'type':'integer','description':'strict local maxima: samples off the border above each of their 8 neighbours'},"
+"    'histogram':{'type':'object','required':['min','max','counts'],'description':'counts[k]: samples in [min + k*w, min + (k+1)*w), w = (max - min)/bins; the last bin also holds max','properties':{'min':{'const':-1},'max':{'const':1},'counts':{'type':'array','items':{'type':'integer'}}}}}},"
 "   'PointsRequest':{'type':'object','required':['points'],'additionalProperties':false,'properties':{'points':{'type':'array','maxItems':@MAX_POINTS@,'items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'PointsResponse':{'type':'object','required':['values','gradients'],'properties':{'values':{'type':'array','items':{'type':'number'}},'gradients':{'type':'array','items':{'type':'array','items':{'type':'number'},'minItems':2,'maxItems':3}}}},"
 "   'TileJSON':{'type':'object','required':['tilejson','tiles'],'properties':{'tilejson':{'const':'3.0.0'},'name':{'type':'string'},'description':{'type':'string'},'version':{'type':'string'},'scheme':{'const':'xyz'},'tiles':{'type':'array','items':{'type':'string'},'minItems':1},'minzoom':{'type':'integer'},'maxzoom':{'type':'integer'},'bounds':{'type':'array','items':{'type':'number'},'minItems':4,'maxItems':4},'center':{'type':'array','items':{'type':'number'},'minItems':3,'maxItems':3},'attribution':{'type':'string'},'noisetile':{'type':'object'}}},"
@@ -101,10 +113,17 @@ static const char template_text[] =
 " }"
 "}";
 
-/* The schema of one field parameter, from the table. */
-static json_t *param_schema(const noise_param *p)
+/* The schema of one row of the parameter table (params.h). */
+static json_t *param_schema(const param_row *r)
 {
+    const noise_param *p = &r->p;
     json_t *s = json_object();
+    if (r->flag) {
+        json_object_set_new(s, "type", json_string("integer"));
+        json_object_set_new(s, "enum", json_pack("[i,i]", 0, 1));
+        json_object_set_new(s, "default", json_integer((json_int_t)p->default_number));
+        return s;
+    }
     if (p->type == NOISE_PARAM_ENUM) {
         json_t *e = json_array();
         for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
@@ -117,10 +136,10 @@ static json_t *param_schema(const noise_param *p)
     }
     int integer = p->type == NOISE_PARAM_INTEGER;
     json_object_set_new(s, "type", json_string(integer ? "integer" : "number"));
-    if (isfinite(p->min))
+    if (isfinite(p->min) && fabs(p->min) < DBL_MAX)
         json_object_set_new(s, p->min_exclusive ? "exclusiveMinimum" : "minimum",
                             integer ? json_integer((json_int_t)p->min) : json_real(p->min));
-    if (isfinite(p->max))
+    if (isfinite(p->max) && fabs(p->max) < DBL_MAX)
         json_object_set_new(s, p->max_exclusive ? "exclusiveMaximum" : "maximum",
                             integer ? json_integer((json_int_t)p->max) : json_real(p->max));
     if (!p->optional)
@@ -129,31 +148,44 @@ static json_t *param_schema(const noise_param *p)
     return s;
 }
 
-/* The query parameter objects of the field (plus render / point ones). */
-static json_t *param_list(int render, int point)
+/* The description of a row: the table's, plus the kinds it is limited to. */
+static void param_description(const param_row *r, char *buf, size_t size)
+{
+    char kinds[96] = "";
+    size_t used = 0, count = 0, total = 0;
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        total += noise_param_applies(&r->p, (noise_kind)k);
+    for (int k = 0; total < NOISE_KIND_COUNT && k < NOISE_KIND_COUNT; k++) {
+        if (!noise_param_applies(&r->p, (noise_kind)k))
+            continue;
+        count++;
+        int w = snprintf(kinds + used, sizeof kinds - used, "%s%s",
+                         count == 1 ? "" : count == total ? " and " : ", ",
+                         noise_kind_name((noise_kind)k));
+        used += w > 0 ? (size_t)w : 0;
+    }
+    snprintf(buf, size, "%s%s%s%s", r->p.description, kinds[0] ? " (" : "", kinds,
+             kinds[0] ? " only)" : "");
+}
+
+/* The query parameter objects of the rows routes take (PARAMS_* bits). */
+static json_t *param_list(unsigned int routes)
 {
     json_t *list = json_array();
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    if (point) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointX"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/pointY"));
-    }
+    size_t n = params_count();
     for (size_t i = 0; i < n; i++) {
+        param_row r = params_row(i);
+        if (!(r.routes & routes))
+            continue;
         char desc[512];
-        snprintf(desc, sizeof desc, "%s%s", p[i].description ? p[i].description : p[i].name,
-                 strcmp(p[i].name, "lattice") == 0 ? " (value and perlin only)" : "");
-        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", p[i].name,
-                                              "in", "query", "required", 0, "description", desc,
-                                              "schema", param_schema(&p[i])));
+        param_description(&r, desc, sizeof desc);
+        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:s,s:o}", "name", r.p.name, "in",
+                                              "query", "required", r.required, "description",
+                                              desc, "schema", param_schema(&r)));
     }
-    if (render) {
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/palette"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/shade"));
-        json_array_append_new(list, json_pack("{s:s}", "$ref", "#/components/parameters/zero"));
+    if (routes & PARAMS_RENDER)
         json_array_append_new(list,
                               json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
-    }
     return list;
 }
 
@@ -178,9 +210,13 @@ static int fill(json_t *node)
             if (json_is_string(val) && json_string_value(val)[0] == '@') {
                 const char *name = json_string_value(val);
                 json_t *repl = NULL;
-                if (strcmp(name, "@FIELD@") == 0) repl = param_list(0, 0);
-                else if (strcmp(name, "@FIELD_RENDER@") == 0) repl = param_list(1, 0);
-                else if (strcmp(name, "@FIELD_POINT@") == 0) repl = param_list(0, 1);
+                if (strcmp(name, "@FIELD@") == 0) repl = param_list(PARAMS_FIELD);
+                else if (strcmp(name, "@FIELD_RENDER@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER);
+                else if (strcmp(name, "@FIELD_POINT@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_POINT);
+                else if (strcmp(name, "@FIELD_STATS@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_WINDOW | PARAMS_STATS);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
                 else if (strcmp(name, "@KINDS@") == 0) {
                     repl = json_array();
@@ -194,11 +230,13 @@ static int fill(json_t *node)
                 } else if (strcmp(name, "@PALETTE0@") == 0) {
                     repl = json_string(render_palette_names()[0]);
                 } else if (strcmp(name, "@PARAM_SCHEMAS@") == 0) {
-                    size_t n;
-                    const noise_param *p = noise_params(&n);
+                    size_t n = params_count();
                     repl = json_object();
-                    for (size_t i = 0; i < n; i++)
-                        json_object_set_new(repl, p[i].name, param_schema(&p[i]));
+                    for (size_t i = 0; i < n; i++) {
+                        param_row r = params_row(i);
+                        if (r.routes & PARAMS_FIELD)
+                            json_object_set_new(repl, r.p.name, param_schema(&r));
+                    }
                 }
                 if (repl == NULL || json_object_set_new(node, key, repl) != 0)
                     return -1;
@@ -235,6 +273,10 @@ json_t *openapi_document(void)
             snprintf(val, sizeof val, "%d", LIMIT_BODY_BYTES);
             num = val;
             p += 10;
+        } else if (strncmp(p, "@MAX_SAMPLES@", 13) == 0) {
+            snprintf(val, sizeof val, "%lld", QUERY_WINDOW_MAX_SAMPLES);
+            num = val;
+            p += 13;
         }
         if (num != NULL) {
             size_t l = strlen(num);

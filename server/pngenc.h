@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "errors.h"
+
 typedef enum {
     PNGENC_GRAY = 0, /* 1 byte per pixel, grey level */
     PNGENC_INDEXED,  /* 1 byte per pixel, index into a palette (PLTE) */
@@ -53,8 +55,9 @@ int pngenc_encode(const unsigned char *pixels, int width, int height, size_t str
                   pngenc_format format, const unsigned char *palette_rgb, int n_palette,
                   const pngenc_settings *settings, unsigned char **out_png, size_t *out_size);
 
-#define PNGENC_EINVAL (-22)
-#define PNGENC_ENOMEM (-12)
-#define PNGENC_EPNG (-71)
+/* Codes from the one error table (errors.h). */
+#define PNGENC_EINVAL ERR_INVALID
+#define PNGENC_ENOMEM ERR_NOMEM
+#define PNGENC_EPNG ERR_PNG
 
 #endif

@@ -2,7 +2,6 @@
 #include "query.h"
 
 #include <math.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,20 +62,61 @@ int query_args_add(query_args *a, const char *key, size_t key_size, const char *
     return 0;
 }
 
-static enum MHD_Result collect_one(void *cls, enum MHD_ValueKind kind, const char *key,
-                                   size_t key_size, const char *value, size_t value_size)
+static int hexval(char c)
 {
-    (void)kind;
-    return query_args_add(cls, key, key_size, value, value_size) == 0 ? MHD_YES : MHD_NO;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
 }
 
-int query_collect(struct MHD_Connection *conn, query_args *out, char *err, size_t err_size)
+size_t query_unescape(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r != '\0';) {
+        int hi, lo;
+        if (r[0] == '%' && (hi = hexval(r[1])) >= 0 && (lo = hexval(r[2])) >= 0) {
+            *w++ = (char)(hi * 16 + lo);
+            r += 3;
+        } else {
+            *w++ = *r++;
+        }
+    }
+    *w = '\0';
+    return (size_t)(w - s);
+}
+
+static void plus_to_space(char *s)
+{
+    for (; *s != '\0'; s++)
+        if (*s == '+')
+            *s = ' ';
+}
+
+int query_split(char *q, query_args *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND, collect_one, out);
-    if (out->error) {
-        snprintf(err, err_size, "%s", out->msg);
-        return ERR_BAD_REQUEST;
+    for (char *piece = q; piece != NULL && *piece != '\0';) {
+        char *amp = strchr(piece, '&');
+        if (amp != NULL)
+            *amp = '\0';
+        char *eq = strchr(piece, '=');
+        if (eq != NULL)
+            *eq = '\0';
+        plus_to_space(piece);
+        size_t klen = query_unescape(piece);
+        size_t vlen = 0;
+        char *value = NULL;
+        if (eq != NULL) {
+            value = eq + 1;
+            plus_to_space(value);
+            vlen = query_unescape(value);
+        }
+        if (query_args_add(out, piece, klen, value, vlen) != 0) {
+            snprintf(err, err_size, "%s", out->msg);
+            return ERR_BAD_REQUEST;
+        }
+        piece = amp != NULL ? amp + 1 : NULL;
     }
     return 0;
 }
@@ -113,29 +153,46 @@ int query_parse_number(const char *s, double *out)
     return 0;
 }
 
-static int parse_flag(const char *name, const char *v, int *out, char *err, size_t err_size)
+/* Parses the value v of one of the daemon's own rows into *out (an enum:
+ * the choice's index). Returns 0, or ERR_BAD_REQUEST with a message naming
+ * the parameter, its range (params_range_text) and what was sent. */
+static int parse_own(const param_row *r, const char *v, double *out, char *err, size_t err_size)
 {
-    char b[64];
-    if (strcmp(v, "0") == 0 || strcmp(v, "false") == 0) {
-        *out = 0;
-        return 0;
+    char b[64], range[160];
+    const noise_param *p = &r->p;
+    if (r->flag) {
+        /* One rule for switches, as documented: exactly 0 or 1. */
+        if (strcmp(v, "0") == 0 || strcmp(v, "1") == 0) {
+            *out = v[0] - '0';
+            return 0;
+        }
+    } else if (p->type == NOISE_PARAM_ENUM) {
+        for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
+            if (strcmp(v, p->choices[i]) == 0) {
+                *out = (double)i;
+                return 0;
+            }
+    } else {
+        double x;
+        if (query_parse_number(v, &x) == 0 &&
+            (p->type != NOISE_PARAM_INTEGER || x == floor(x)) &&
+            (p->min_exclusive ? x > p->min : x >= p->min) &&
+            (p->max_exclusive ? x < p->max : x <= p->max)) {
+            *out = x;
+            return 0;
+        }
     }
-    if (strcmp(v, "1") == 0 || strcmp(v, "true") == 0) {
-        *out = 1;
-        return 0;
+    params_range_text(r, range, sizeof range);
+    const char *what = r->flag || p->type == NOISE_PARAM_ENUM ? ""
+                       : p->type == NOISE_PARAM_INTEGER       ? "an integer in "
+                                                              : "a number in ";
+    if (strncmp(range, "any", 3) == 0) {
+        what = "";
+        snprintf(range, sizeof range, "a finite decimal number");
     }
-    snprintf(err, err_size, "%s must be 0 or 1, got '%s'", name, shown(v, b, sizeof b));
+    snprintf(err, err_size, "%s must be %s%s, got '%s'", p->name, what, range,
+             shown(v, b, sizeof b));
     return ERR_BAD_REQUEST;
-}
-
-static int is_field_param(const char *name)
-{
-    size_t n;
-    const noise_param *p = noise_params(&n);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(p[i].name, name) == 0)
-            return 1;
-    return 0;
 }
 
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
@@ -144,76 +201,75 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
     const char *names[LIMIT_QUERY_PARAMS];
     const char *values[LIMIT_QUERY_PARAMS];
     size_t n_field = 0;
-    int seen_palette = 0, seen_shade = 0, seen_zero = 0, seen_x = 0, seen_y = 0;
+    unsigned int routes = PARAMS_FIELD | (unsigned int)flags;
     char b[64];
 
     memset(out, 0, sizeof *out);
-    out->render.palette = RENDER_GRAY;
     for (size_t i = 0; i < args->n; i++) {
         const char *name = args->names[i];
         const char *v = args->values[i];
-        int *seen = NULL;
-        if (flags & QUERY_RENDER) {
-            if (strcmp(name, "palette") == 0) seen = &seen_palette;
-            else if (strcmp(name, "shade") == 0) seen = &seen_shade;
-            else if (strcmp(name, "zero") == 0) seen = &seen_zero;
+        param_row r;
+        if (params_find(name, routes, &r) != 0) {
+            char takes[256];
+            params_names(routes, kind, takes, sizeof takes);
+            snprintf(err, err_size, "unknown parameter '%s' (this endpoint takes: %s)",
+                     shown(name, b, sizeof b), takes);
+            return ERR_BAD_REQUEST;
         }
-        if (flags & QUERY_POINT) {
-            if (strcmp(name, "x") == 0) seen = &seen_x;
-            else if (strcmp(name, "y") == 0) seen = &seen_y;
-        }
-        if (seen == NULL) {
-            if (!is_field_param(name)) {
-                const char *takes = (flags & QUERY_RENDER) ? ", palette, shade, zero"
-                                    : (flags & QUERY_POINT) ? ", x, y" : "";
-                snprintf(err, err_size,
-                         "unknown parameter '%s' (this endpoint takes: frequency, octaves, "
-                         "lacunarity, gain, fractal, warp, t, lattice%s)",
-                         shown(name, b, sizeof b), takes);
-                return ERR_BAD_REQUEST;
-            }
+        if (r.id < 0) { /* a field parameter: the noise core checks it */
             names[n_field] = name;
             values[n_field] = v;
             n_field++;
             continue;
         }
-        if (*seen) {
-            snprintf(err, err_size, "parameter '%s' given twice", name);
+        if (out->given[r.id]) {
+            snprintf(err, err_size, "parameter '%s' given twice", r.p.name);
             return ERR_BAD_REQUEST;
         }
-        *seen = 1;
-        int rc = 0;
-        if (seen == &seen_palette) {
-            if (render_palette_from_name(v, &out->render.palette) != 0) {
-                const char *const *pn = render_palette_names();
-                char list[128] = "";
-                for (size_t k = 0; pn[k] != NULL; k++) {
-                    size_t l = strlen(list);
-                    snprintf(list + l, sizeof list - l, "%s%s", k ? ", " : "", pn[k]);
-                }
-                snprintf(err, err_size, "palette must be one of %s, got '%s'", list,
-                         shown(v, b, sizeof b));
-                return ERR_BAD_REQUEST;
-            }
-        } else if (seen == &seen_shade) {
-            rc = parse_flag("shade", v, &out->render.shade, err, err_size);
-        } else if (seen == &seen_zero) {
-            rc = parse_flag("zero", v, &out->render.zero, err, err_size);
-        } else {
-            double *dst = seen == &seen_x ? &out->x : &out->y;
-            if (query_parse_number(v, dst) != 0) {
-                snprintf(err, err_size, "%s must be a finite decimal number, got '%s'",
-                         seen == &seen_x ? "x" : "y", shown(v, b, sizeof b));
-                return ERR_BAD_REQUEST;
-            }
-        }
+        int rc = parse_own(&r, v, &out->value[r.id], err, err_size);
         if (rc != 0)
             return rc;
+        out->given[r.id] = 1;
     }
-    if ((flags & QUERY_POINT) && !(seen_x && seen_y)) {
-        snprintf(err, err_size, "missing parameter '%s' (a finite decimal number)",
-                 seen_x ? "y" : "x");
-        return ERR_BAD_REQUEST;
+    /* Required rows, then defaults. */
+    for (int id = 0; id < PARAM_COUNT; id++) {
+        param_row r = params_row(params_count() - PARAM_COUNT + (size_t)id);
+        if (!(r.routes & routes) || out->given[id])
+            continue;
+        if (r.required) {
+            char range[160];
+            params_range_text(&r, range, sizeof range);
+            int any = strcmp(range, "any finite number") == 0;
+            snprintf(err, err_size, "missing parameter '%s' (%s%s)", r.p.name,
+                     any ? "a finite decimal number" : r.p.type == NOISE_PARAM_NUMBER ? "a number in " : "",
+                     any ? "" : range);
+            return ERR_BAD_REQUEST;
+        }
+        out->value[id] = r.p.default_number;
+        if (r.p.type == NOISE_PARAM_ENUM)
+            for (size_t k = 0; r.p.choices != NULL && r.p.choices[k] != NULL; k++)
+                if (r.p.default_choice != NULL && strcmp(r.p.choices[k], r.p.default_choice) == 0)
+                    out->value[id] = (double)k;
+    }
+    out->render.palette = (render_palette)(int)out->value[PARAM_PALETTE];
+    out->render.shade = out->value[PARAM_SHADE] != 0;
+    out->render.zero = out->value[PARAM_ZERO] != 0;
+    out->x = out->value[PARAM_X];
+    out->y = out->value[PARAM_Y];
+    out->window.x = out->value[PARAM_X];
+    out->window.y = out->value[PARAM_Y];
+    out->window.step = out->value[PARAM_STEP];
+    out->window.width = (int)out->value[PARAM_WIDTH];
+    out->window.height = (int)out->value[PARAM_HEIGHT];
+    out->bins = (int)out->value[PARAM_BINS];
+    if (flags & QUERY_WINDOW) {
+        long long samples = (long long)out->window.width * out->window.height;
+        if (samples > QUERY_WINDOW_MAX_SAMPLES) {
+            snprintf(err, err_size,
+                     "width x height is %d x %d = %lld samples, at most %lld (4097 x 4097) per request",
+                     out->window.width, out->window.height, samples, QUERY_WINDOW_MAX_SAMPLES);
+            return ERR_TOO_LARGE;
+        }
     }
     int rc = noise_spec_parse(&out->spec, kind, seed, n_field, names, values, err, err_size);
     if (rc != 0) {

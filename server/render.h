@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "errors.h"
 #include "noise.h"
 
 /* The side of tile (0, 0, 0) in plane units (DESIGN.md, "Tiles"). */
@@ -48,8 +49,9 @@ void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,
 int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                     const render_opts *opts, unsigned char **out_png, size_t *out_size);
 
-#define RENDER_ENOMEM (-12)
-#define RENDER_EPNG (-71)
+/* Codes from the one error table (errors.h). */
+#define RENDER_ENOMEM ERR_NOMEM
+#define RENDER_EPNG ERR_PNG
 
 /* Bumped whenever a rendered tile's bytes change for the same request; with
  * NOISE_VERSION it forms the ETag's version part. */

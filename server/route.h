@@ -8,17 +8,34 @@
 
 #include "noise.h"
 
+/* The methods a route answers, as bits. Every route answers OPTIONS. */
+enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
+#define ROUTE_READ (ROUTE_GET | ROUTE_HEAD | ROUTE_OPTIONS)
+#define ROUTE_WRITE (ROUTE_POST | ROUTE_OPTIONS)
+
+/* The route table, written once: XX(ID, name, methods, evaluates, handler).
+ * name labels metrics and logs; evaluates is 1 for routes whose answer may
+ * need the field computed (the work a render pool takes off the connection
+ * threads; a tile only on a cache miss); handler is the function service.c
+ * binds to the route. route.c expands the table into names and methods,
+ * service.c into the dispatch table. */
+#define ROUTES_MAP(XX)                                           \
+    XX(NONE, "none", 0, 0, handle_none)                          \
+    XX(TILE, "tile", ROUTE_READ, 1, handle_tile)                 \
+    XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
+    XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
+    XX(STATS, "stats", ROUTE_READ, 1, handle_stats)              \
+    XX(TILEJSON, "tilejson", ROUTE_READ, 0, handle_tilejson)     \
+    XX(KINDS, "kinds", ROUTE_READ, 0, handle_kinds)              \
+    XX(HEALTHZ, "healthz", ROUTE_READ, 0, handle_healthz)        \
+    XX(METRICS, "metrics", ROUTE_READ, 0, handle_metrics)        \
+    XX(OPENAPI, "openapi", ROUTE_READ, 0, handle_openapi)        \
+    XX(STATIC, "static", ROUTE_READ, 0, handle_static)
+
 typedef enum {
-    ROUTE_NONE = 0,  /* no endpoint: 404 */
-    ROUTE_TILE,      /* GET /{kind}/{seed}/{z}/{x}/{y}.png, @2x.png */
-    ROUTE_POINT,     /* GET /{kind}/{seed}/point */
-    ROUTE_POINTS,    /* POST /{kind}/{seed}/points */
-    ROUTE_TILEJSON,  /* GET /{kind}/{seed}/tile.json */
-    ROUTE_KINDS,     /* GET /api/kinds */
-    ROUTE_HEALTHZ,   /* GET /healthz */
-    ROUTE_METRICS,   /* GET /metrics */
-    ROUTE_OPENAPI,   /* GET /openapi.json */
-    ROUTE_STATIC,    /* GET anything else: a file under --static */
+#define ROUTE_ENUM(id, name, methods, evaluates, handler) ROUTE_##id,
+    ROUTES_MAP(ROUTE_ENUM)
+#undef ROUTE_ENUM
     ROUTE_COUNT
 } route_id;
 
@@ -33,17 +50,40 @@ typedef struct {
 
 #define ROUTE_MAX_Z 30
 
+/* The URL forms of a field, as messages name them to a user whose URL has
+ * none of these shapes. */
+#define ROUTE_FIELD_FORMS                                                               \
+    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png, "                \
+    "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
+    "/{kind}/{seed}/stats"
+
 /* Parses path (the raw, still percent-encoded path of the request, without
- * the query string). Returns 0 and fills *out (id ROUTE_STATIC for any path
- * that is not an API shape); or ERR_UNKNOWN_KIND / ERR_BAD_REQUEST (a seed,
- * z, x or y that is not a strict decimal in its range) with a message in err
- * naming the segment, its range and what was sent. */
+ * the query string); each segment is percent-decoded as the query is
+ * (query_unescape), so /per%6Cin/7/point is /perlin/7/point. Returns 0 and
+ * fills *out (id ROUTE_STATIC for any path that is not an API shape); or,
+ * with a message in err: ERR_UNKNOWN_KIND (a field shape whose kind is not
+ * a kind: the message names the kinds); ERR_NOT_FOUND (a path starting with
+ * a kind that has no field shape: the message names ROUTE_FIELD_FORMS; out->id
+ * is ROUTE_STATIC); ERR_BAD_REQUEST (a seed, z, x or y that is not a strict
+ * decimal in its range, naming the segment, its range and what was sent; a
+ * tile scale other than @2x, naming the forms). */
 int route_parse(const char *path, route *out, char *err, size_t err_size);
 
-/* A short label for metrics and logs: "tile", "point", ... */
+/* A short label for metrics and logs: "tile", "point", ... ("none" for an
+ * id out of range). */
 const char *route_name(route_id id);
 
-/* The methods a route answers, as an Allow header value. */
+/* The ROUTE_GET... bits of the methods a route answers. */
+unsigned int route_methods(route_id id);
+
+/* 1 if the route may evaluate the field (the table's evaluates column). */
+int route_evaluates(route_id id);
+
+/* The ROUTE_GET... bit of a method name ("GET" -> ROUTE_GET), 0 for any
+ * other method. */
+unsigned int route_method_bit(const char *method);
+
+/* The methods of a route as an Allow header value: "GET, HEAD, OPTIONS". */
 const char *route_allow(route_id id);
 
 /* 1 if the route answers method ("GET", "HEAD", "POST", "OPTIONS"). */

@@ -1,9 +1,8 @@
-/* tile.c: the tile endpoint: canonical request -> ETag and cache key; cached
- * PNG bytes with one prepared HTTP response shared by every hit. */
+/* tile.c: the tile endpoint: canonical request -> ETag and cache key;
+ * cached PNG bytes that every hit's reply references. */
 #include "tile.h"
 
 #include <inttypes.h>
-#include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +24,8 @@ typedef struct {
     tile_service *t;
     const route *r;
     const query_result *q;
-    const char *etag;
     int error;
 } fill_ctx;
-
-/* The PNG bytes belong to the response (freed with it, when the last
- * connection sending them is done); the cache entry holds the response. */
-static void entry_destroy(void *data, size_t size, void *user)
-{
-    (void)data;
-    (void)size;
-    if (user != NULL)
-        MHD_destroy_response(user);
-}
 
 static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, void **out_user)
 {
@@ -56,25 +44,9 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     }
     metrics_observe_render(f->t->metrics, (double)(t1.tv_sec - t0.tv_sec) +
                                               (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
-    struct MHD_Response *resp =
-        failalloc_fail_here() ? NULL
-                              : MHD_create_response_from_buffer_with_free_callback(size, png, free);
-    if (resp == NULL) {
-        free(png);
-        return RENDER_ENOMEM;
-    }
-    /* Every header before the response is first queued: it is then shared
-     * read-only by all threads. */
-    if (MHD_add_response_header(resp, "Content-Type", "image/png") != MHD_YES ||
-        MHD_add_response_header(resp, "ETag", f->etag) != MHD_YES ||
-        MHD_add_response_header(resp, "Cache-Control", TILE_CACHE_CONTROL) != MHD_YES ||
-        MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*") != MHD_YES) {
-        MHD_destroy_response(resp);
-        return RENDER_ENOMEM;
-    }
-    *out_data = png;
+    *out_data = png; /* free()d by the cache when the last reference goes */
     *out_size = size;
-    *out_user = resp;
+    *out_user = NULL;
     return 0;
 }
 
@@ -83,7 +55,7 @@ tile_service *tile_service_create(size_t budget_bytes, metrics *m)
     tile_service *t = calloc(1, sizeof *t);
     if (t == NULL)
         return NULL;
-    t->cache = cache_create(budget_bytes, entry_destroy);
+    t->cache = cache_create(budget_bytes, NULL);
     if (t->cache == NULL) {
         free(t);
         return NULL;
@@ -160,7 +132,7 @@ int tile_etag_matches(const char *inm, const char *etag)
 }
 
 int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
-                http_reply *out, char *err, size_t err_size)
+                reply *out, char *err, size_t err_size)
 {
     query_result qr;
     int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
@@ -173,22 +145,28 @@ int tile_handle(tile_service *t, const char *inm, const route *r, const query_ar
     }
     tile_etag(key, etag, sizeof etag);
 
-    fill_ctx f = {t, r, &qr, etag, 0};
+    fill_ctx f = {t, r, &qr, 0};
     cache_entry *e = NULL;
     rc = cache_get(t->cache, key, fill, &f, &e, NULL);
     if (rc != 0) {
-        if (rc == RENDER_ENOMEM || rc == CACHE_ENOMEM)
-            return ERR_OVERLOADED;
-        snprintf(err, err_size, "tile rendering failed (%d)", rc);
+        if (rc == ERR_NOMEM)
+            return rc;
+        snprintf(err, err_size, "tile rendering failed: %s", errors_strerror(rc));
         return ERR_INTERNAL;
     }
-    /* A matching If-None-Match gets the same shared response with status
-     * 304: libmicrohttpd then sends its headers (ETag, Cache-Control, the
-     * 200's Content-Length) and no body, and keeps the connection. */
-    out->resp = cache_entry_user(e);
+    /* A matching If-None-Match gets status 304 with the same headers: the
+     * connection layer then sends them (with the 200's Content-Length) and
+     * no body, and keeps the connection. */
     out->status = tile_etag_matches(inm, etag) ? 304 : 200;
-    out->shared = 1;
+    out->content_type = "image/png";
+    out->cache_control = TILE_CACHE_CONTROL;
+    out->body_kind = REPLY_ENTRY;
     out->entry = e;
+    out->body = cache_entry_data(e);
     out->size = cache_entry_size(e);
+    if (reply_header(out, "ETag", etag) != 0) {
+        reply_release(out);
+        return ERR_INTERNAL;
+    }
     return 0;
 }

@@ -1,15 +1,15 @@
 /* tile.h: the tile endpoint: canonical request, ETag, conditional requests,
- * and rendered PNGs kept in the tile cache together with a ready-made
- * HTTP response that every hit shares. */
+ * and rendered PNGs kept in the tile cache, referenced by every hit's
+ * reply. */
 #ifndef TILE_H
 #define TILE_H
 
 #include <stddef.h>
 
 #include "cache.h"
-#include "http.h"
 #include "metrics.h"
 #include "query.h"
+#include "reply.h"
 #include "route.h"
 
 typedef struct tile_service tile_service;
@@ -24,12 +24,12 @@ void tile_service_destroy(tile_service *t);
 /* The tile cache (for /metrics). */
 cache *tile_service_cache(tile_service *t);
 
-/* Answers GET/HEAD of tile route r with query q: 200 with the PNG (a shared
- * response held by out->entry), or 304 when if_none_match (the request's
+/* Answers GET/HEAD of tile route r with query q: 200 with the PNG (body
+ * REPLY_ENTRY: the cache entry out->entry holds), or 304 when if_none_match (the request's
  * If-None-Match header, NULL if absent) matches. Returns 0 and fills *out;
- * or an ERR_* code with a message in err (ERR_OVERLOADED out of memory). */
+ * or an ERR_* code with a message in err (ERR_NOMEM out of memory). */
 int tile_handle(tile_service *t, const char *if_none_match, const route *r,
-                const query_args *q, http_reply *out, char *err, size_t err_size);
+                const query_args *q, reply *out, char *err, size_t err_size);
 
 /* The canonical request text of a tile, used as cache key and hashed into
  * the ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".

@@ -1,14 +1,16 @@
 /* viewer.js: the noisetile viewer. Leaflet on the infinite noise plane, a
  * control panel built from /api/kinds, point values and gradients from
- * /point, a lattice overlay, and the whole state in the URL hash.
+ * /point, a lattice overlay, and the whole state in the URL hash. The pure
+ * logic (the API's description, values, URLs, the hash) is in
+ * viewer-core.js; this file is the page around it.
  *
  * Ranges and defaults of parameters live only in the daemon (/api/kinds);
- * this file knows the tile geometry of DESIGN.md ("Tiles") and nothing else
- * about the field. */
+ * this file knows the tile geometry of docs/field.md ("Tiles") and nothing
+ * else about the field. */
 (function () {
   'use strict';
 
-  /* ---- tile geometry (DESIGN.md, "Tiles") ----
+  /* ---- tile geometry (docs/field.md, "Tiles") ----
    * Tile (z, x, y) covers the plane square with top-left corner
    * (x*S/2^z, y*S/2^z) and side S/2^z (S = world_size of /api/kinds, 16),
    * y downwards. Plane (x, y) is Leaflet LatLng(lat = y, lng = x). At Leaflet
@@ -41,165 +43,42 @@
     (children || []).forEach(function (c) { if (c) e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c); });
     return e;
   }
-  function num(v) { return typeof v === 'number' && isFinite(v) ? v : undefined; }
-  /* Shortest text that parses back to v, URL-safe ("1e+21" has a '+'). */
-  function fmtNum(v) { return String(v); }
-  /* Decimal digits enough for a tenth of a CSS pixel at zoom. */
-  function coordDigits(zoom) {
-    return Math.max(0, Math.min(17, Math.ceil(Math.log10(pxPerUnit(zoom) * 10))));
-  }
-  function roundTo(v, digits) {
-    var r = Number(v.toFixed(digits));
-    return r === 0 ? 0 : r; /* no "-0" */
-  }
-  function fmtSigned(v, digits) {
-    var s = Math.abs(v).toFixed(digits);
-    return (v < 0 && Number(s) !== 0 ? '\u2212' : v > 0 && Number(s) !== 0 ? '+' : '\u2007') + s;
-  }
-  function fmtSci(v) {
-    if (v === 0) return '0';
-    var a = Math.abs(v);
-    var s = a >= 1e-3 && a < 1e5 ? a.toPrecision(4) : a.toExponential(3);
-    return (v < 0 ? '\u2212' : '') + s;
-  }
+  /* the pure logic: viewer-core.js */
+  var C = window.NoiseCore;
+  var fmtNum = C.fmtNum, roundTo = C.roundTo, fmtSigned = C.fmtSigned, fmtSci = C.fmtSci,
+    appliesTo = C.appliesTo, rangeText = C.rangeText, rangeChip = C.rangeChip, parseParam = C.parseParam;
+  function coordDigits(zoom) { return C.coordDigits(pxPerUnit(zoom)); }
+  function findKind(name) { return C.findKind(api, name); }
 
-  /* ---- /api/kinds (server/api.c) -> what the page needs ----
-   * {"kinds": ["value", ...],
-   *  "parameters": [{"name", "type": "number"|"integer"|"enum", "description",
-   *     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-   *     "default", "optional", "choices", "kinds" (only these kinds)}, ...],
-   *  "render": [{"name", "type": "enum"|"flag", "choices", "default", ...}],
-   *  "tiles": {"world_size", "tile_size", "minzoom", "maxzoom"},
-   *  "limits": {"seed_max", "tile_index_max"}}
-   * Every range and default the page uses comes from here. */
-  function normParam(s) {
-    var type = s.type === 'flag' ? 'boolean' : s.type === 'integer' || s.type === 'enum' ? s.type : 'number';
-    return {
-      name: s.name, type: type, description: s.description || '',
-      min: num(s.minimum), max: num(s.maximum),
-      minExclusive: !!s.exclusiveMinimum, maxExclusive: !!s.exclusiveMaximum,
-      choices: s.choices || null, kinds: s.kinds || null,
-      optional: !!s.optional || (s['default'] === undefined && type !== 'boolean'),
-      def: type === 'boolean' ? s['default'] === 1 || s['default'] === true : s['default']
-    };
-  }
-  function normaliseApi(j) {
-    var tiles = j.tiles || {}, limits = j.limits || {};
-    var api = {
-      kinds: (j.kinds || []).map(function (k) { return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '' }; }),
-      params: (j.parameters || []).map(normParam),
-      render: (j.render || []).map(normParam),
-      minZoom: num(tiles.minzoom), maxZoom: num(tiles.maxzoom),
-      worldSize: num(tiles.world_size), tileSize: num(tiles.tile_size),
-      tileIndexMax: num(limits.tile_index_max),
-      /* the seed is the tile path's unsigned integer (DESIGN.md, "Tiles");
-       * its maximum is one of the daemon's limits */
-      seed: normParam({ name: 'seed', type: 'integer', minimum: 0, maximum: limits.seed_max })
-    };
-    api.kindDefault = api.kinds.length ? api.kinds[0].name : undefined;
-    return api;
-  }
-  function appliesTo(p, kind) {
-    return !p.kinds || p.kinds.indexOf(kind) >= 0;
-  }
-  function findKind(name) {
-    for (var i = 0; i < api.kinds.length; i++) if (api.kinds[i].name === name) return api.kinds[i];
-    return null;
-  }
-  function rangeText(p) {
-    if (p.type === 'enum') return 'one of ' + p.choices.join(', ');
-    if (p.type === 'boolean') return 'on or off';
-    /* [-DBL_MAX, DBL_MAX] reads better in words */
-    if (p.type === 'number' && !(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'any finite number';
-    var lo = p.min === undefined ? '(-\u221e' : (p.minExclusive ? '(' : '[') + fmtNum(p.min);
-    var hi = p.max === undefined ? '\u221e)' : fmtNum(p.max) + (p.maxExclusive ? ')' : ']');
-    return (p.type === 'integer' ? 'an integer in ' : 'a number in ') + lo + ', ' + hi;
-  }
-  /* The range in interval notation for the row's corner: "(0, 1e6]". */
-  function rangeChip(p) {
-    if (p.type !== 'number' && p.type !== 'integer') return '';
-    if (!(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'finite';
-    function f(v) { return Math.abs(v) >= 1e5 ? v.toExponential().replace('e+', 'e') : String(v); }
-    var lo = p.min === undefined ? '(−∞' : (p.minExclusive ? '(' : '[') + f(p.min);
-    var hi = p.max === undefined ? '∞)' : f(p.max) + (p.maxExclusive ? ')' : ']');
-    return p.type === 'integer' && !p.minExclusive && !p.maxExclusive ? f(p.min) + '–' + f(p.max) : lo + ', ' + hi;
-  }
-  /* Parses text for parameter p: {ok, value} or {ok: false, msg}. */
-  function parseParam(p, text) {
-    var s = String(text).trim();
-    var bad = { ok: false, msg: p.name + ' must be ' + rangeText(p) + ', got \u201c' + s + '\u201d' };
-    if (p.type === 'enum') return p.choices.indexOf(s) >= 0 ? { ok: true, value: s } : bad;
-    if (p.type === 'boolean') {
-      if (s === '1' || s === 'true' || s === 'on') return { ok: true, value: true };
-      if (s === '0' || s === 'false' || s === 'off') return { ok: true, value: false };
-      return bad;
-    }
-    if (s === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return bad;
-    var v = Number(s);
-    if (!isFinite(v)) return bad;
-    if (p.type === 'integer' && !Number.isInteger(v)) return bad;
-    if (p.min !== undefined && (v < p.min || p.minExclusive && v === p.min)) return bad;
-    if (p.max !== undefined && (v > p.max || p.maxExclusive && v === p.max)) return bad;
-    return { ok: true, value: v };
-  }
-  function encodeValue(p, v) { return p.type === 'boolean' ? (v ? '1' : '0') : fmtNum(v); }
-
-  /* ---- state ---- */
+  /* ---- state (its shape: viewer-core.js, "a field's URLs") ---- */
   var api = null;
   var state = {
     kind: null, seed: null, field: {}, render: {},
     view: { x: 0, y: 0, z: 2 }, point: null, grid: false
   };
 
-  function fieldParam(name) {
-    for (var i = 0; i < api.params.length; i++) if (api.params[i].name === name) return api.params[i];
-    return null;
-  }
+  function fieldParam(name) { return C.findParam(api.params, name); }
   function fieldValue(name) {
     var p = fieldParam(name);
     if (!p) return undefined;
     var v = state.field[name];
     return v === undefined ? p.def : v;
   }
-  /* Query text of the field: only the parameters that differ from their
-   * defaults, in the daemon's order, so one view has one URL per tile. */
-  function fieldQuery() {
-    var out = [];
-    api.params.forEach(function (p) {
-      if (!appliesTo(p, state.kind)) return;
-      var v = state.field[p.name];
-      if (v === undefined || v === p.def) return;
-      out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
-    });
-    return out;
-  }
-  function renderQuery() {
-    var out = [];
-    api.render.forEach(function (p) {
-      var v = state.render[p.name];
-      if (v === undefined || v === p.def) return;
-      out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
-    });
-    return out;
-  }
-  function fieldBase() { return '/' + encodeURIComponent(state.kind) + '/' + state.seed; }
-  function tileTemplate() {
-    var q = fieldQuery().concat(renderQuery()).join('&');
-    return fieldBase() + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
-  }
-  function pointUrl(x, y) {
-    return fieldBase() + '/point?' + ['x=' + encodeURIComponent(fmtNum(x)), 'y=' + encodeURIComponent(fmtNum(y))].concat(fieldQuery()).join('&');
-  }
+  function tileTemplate() { return C.tileTemplate(api, state); }
+  function pointUrl(x, y) { return C.pointUrl(api, state, x, y); }
+  /* The field's query text for this kind (default: the map's). */
+  function fieldQuery(kind) { return C.fieldQuery(api, kind ? { kind: kind, field: state.field } : state); }
+  function renderQuery() { return C.renderQuery(api, state); }
+
+  /* The other modules of the page (stats.js, compare.js, ...): they add
+   * their state to the hash and hear of every change of field or view. */
+  var hashParts = [];
+  function notify(what) { document.dispatchEvent(new CustomEvent('noisetile:' + what)); }
 
   /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
   function writeHash() {
-    var z = state.view.z, d = coordDigits(z);
-    var parts = ['z=' + z, 'x=' + encodeURIComponent(fmtNum(roundTo(state.view.x, d))), 'y=' + encodeURIComponent(fmtNum(roundTo(state.view.y, d))),
-      'kind=' + encodeURIComponent(state.kind), 'seed=' + state.seed];
-    parts = parts.concat(fieldQuery(), renderQuery());
-    if (state.grid) parts.push('grid=1');
-    if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
-    var h = '#' + parts.join('&');
+    var h = C.encodeHash(api, state);
+    hashParts.forEach(function (f) { f().forEach(function (part) { h += (h.length > 1 ? '&' : '') + part; }); });
     if (location.hash !== h) history.replaceState(null, '', h);
   }
   var hashTimer = null;
@@ -207,39 +86,12 @@
     if (hashTimer) return;
     hashTimer = setTimeout(function () { hashTimer = null; writeHash(); }, 200);
   }
-  /* Reads the hash into state; returns the messages for what it ignored. */
+  /* Reads the hash into state (no hash: the first view); returns the
+   * messages for what it ignored. */
   function readHash() {
-    var q = new URLSearchParams(location.hash.replace(/^#/, ''));
-    var msgs = [];
-    var k = q.get('kind');
-    if (k !== null) { if (findKind(k)) state.kind = k; else msgs.push('unknown kind \u201c' + k + '\u201d'); }
-    var s = q.get('seed');
-    if (s !== null) {
-      var r = parseParam(api.seed, s);
-      if (r.ok) state.seed = r.value; else msgs.push(r.msg);
-    }
-    state.field = {};
-    api.params.forEach(function (p) {
-      var v = q.get(p.name);
-      if (v === null) return;
-      var r = parseParam(p, v);
-      if (r.ok) state.field[p.name] = r.value; else msgs.push(r.msg);
-    });
-    state.render = {};
-    api.render.forEach(function (p) {
-      var v = q.get(p.name);
-      if (v === null) return;
-      var r = parseParam(p, v);
-      if (r.ok) state.render[p.name] = r.value; else msgs.push(r.msg);
-    });
-    var z = Number(q.get('z')), x = Number(q.get('x')), y = Number(q.get('y'));
-    if (q.get('z') !== null && Number.isInteger(z)) state.view.z = Math.max(minZoom(), Math.min(maxZoom(), z));
-    if (q.get('x') !== null && isFinite(x)) state.view.x = x;
-    if (q.get('y') !== null && isFinite(y)) state.view.y = y;
-    state.grid = q.get('grid') === '1';
-    var px = Number(q.get('px')), py = Number(q.get('py'));
-    state.point = q.get('px') !== null && q.get('py') !== null && isFinite(px) && isFinite(py) ? { x: px, y: py } : null;
-    return msgs;
+    var r = C.decodeHash(api, location.hash, minZoom());
+    Object.keys(r.state).forEach(function (k) { state[k] = r.state[k]; });
+    return r.msgs;
   }
 
   /* ---- status line ---- */
@@ -676,7 +528,7 @@
   /* ---- lattice overlay ----
    * Each family of cell borders is the set of lines a.p + b = n (n integer)
    * in plane coordinates p. Square lattice: x*f and y*f integer. Triangle
-   * lattice (DESIGN.md, simplex): p*f/sqrt(3), skewed by (x+y)(sqrt(3)-1)/2;
+   * lattice (docs/field.md, "simplex"): p*f/sqrt(3), skewed by (x+y)(sqrt(3)-1)/2;
    * borders where a skewed coordinate or their difference is an integer.
    * 3D (with t): the slice z = t of the skewed cubic grid (scale 0.6, skew 1/3). */
   function latticeFamilies() {
@@ -811,6 +663,7 @@
     refreshPoint();
     syncGrid();
     scheduleHash();
+    notify('change');
   }
 
   /* ---- cursor readout ---- */
@@ -864,16 +717,10 @@
 
   /* ---- start ---- */
   function start(j) {
-    api = normaliseApi(j);
-    if (!api.kinds.length || !api.seed) throw new Error('/api/kinds has no kinds or no seed range');
-    if (!(api.worldSize > 0 && api.tileSize > 0) || api.minZoom === undefined || api.maxZoom === undefined)
-      throw new Error('/api/kinds has no tile geometry (world and tile size, zoom range)');
-    if (api.seed.min === undefined || api.seed.max === undefined) throw new Error('/api/kinds has no seed range');
+    api = C.parseKinds(j);
     WORLD = api.worldSize;
     TILE_PX = api.tileSize;
     CRS = makeCrs();
-    state.kind = api.kindDefault;
-    state.seed = api.seed.min; /* the first seed: the API names no default */
     buildControls();
     var msgs = readHash();
     if (msgs.length) status('Ignored from the link: ' + msgs.join('; '), 'warn');
@@ -895,6 +742,7 @@
       showZoom();
       checkRange();
       scheduleHash();
+      notify('move');
     });
     map.on('zoomend', drawArrow);
     map.on('click', function (e) { selectPoint(e.latlng.lng, e.latlng.lat); });
@@ -926,6 +774,7 @@
     checkRange();
     writeHash();
     document.body.dataset.ready = '1';
+    notify('ready');
   }
 
   $('panel-toggle').addEventListener('click', function () { setPanel(document.body.classList.contains('collapsed')); });
@@ -943,6 +792,10 @@
   /* for the browser test and the console */
   window.noisetile = {
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
-    map: function () { return map; }, api: function () { return api; }
+    map: function () { return map; }, api: function () { return api; },
+    fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,
+    addHashPart: function (f) { hashParts.push(f); },
+    /* the hash as the page opened, before start() rewrote it */
+    initialHash: location.hash
   };
 })();

@@ -16,7 +16,6 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1${ASAN_OPTIO
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export NOISETILE_BIN="${NOISETILE_BIN:-$PWD/$BUILD/asan/noisetile}"
-export NOISETILE_STATIC="${NOISETILE_STATIC:-$PWD/$BUILD/www}"
 
 run_c() {  # run_c BINARY
   local bin=$1 name out rc p f
@@ -45,7 +44,7 @@ for bin in $BUILD/tsan/bin/test_*; do
   [ -x "$bin" ] && run_c "$bin"
 done
 
-node_tests=$(ls tests/http/*.test.mjs tests/browser/*.test.mjs 2>/dev/null)
+node_tests=$(ls tests/setup/*.test.mjs tests/js/*.test.mjs tests/http/*.test.mjs tests/browser/*.test.mjs 2>/dev/null)
 if [ -n "$node_tests" ]; then
   echo "== node tests"
   out="$log_dir/node.tap"

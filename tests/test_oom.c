@@ -5,7 +5,7 @@
  * until a request makes fewer than nth allocations.
  *
  * Every request path allocates through failalloc.h: the request state and
- * body (http.c), jansson (json_set_alloc_funcs) for query answers and error
+ * body (http.c), jansson (json_set_alloc_funcs, set by http_global_init) for query answers and error
  * bodies, the tile cache (cache_set_alloc_funcs), render and PNG encoding
  * (render.c, pngenc.c through libpng's allocator), and libmicrohttpd
  * response objects (failalloc_fail_here before each is created).
@@ -292,6 +292,7 @@ int main(void)
         fprintf(stderr, "config: %s\n", msg);
         return 1;
     }
+    http_global_init();
     srv = http_start(&cfg, msg, sizeof msg);
     if (srv == NULL) {
         fprintf(stderr, "http_start: %s\n", msg);
@@ -303,5 +304,6 @@ int main(void)
     RUN(test_points);
     RUN(test_bad_request);
     http_stop(srv, 1000);
+    http_global_shutdown();
     return t_done();
 }

@@ -76,6 +76,96 @@ static void test_errors_name_the_parameter(void)
     CHECK(strstr(err, "shade") && strstr(err, "twice"));
 }
 
+/* Messages come from the parameter table: the exact text a user reads. */
+static void test_messages_from_the_table(void)
+{
+    static const struct { const char *k, *v, *msg; int flags; } cases[] = {
+        {"shade", "true", "shade must be 0 or 1, got 'true'", QUERY_RENDER},
+        {"palette", "pink", "palette must be one of gray, terrain, viridis, got 'pink'", QUERY_RENDER},
+        {"x", "1e999", "x must be a finite decimal number, got '1e999'", QUERY_POINT},
+        {"palette", "gray", "unknown parameter 'palette' (this endpoint takes: frequency, octaves, "
+                            "lacunarity, gain, fractal, warp, t, x, y)", QUERY_POINT},
+        {"bogus", "1", "unknown parameter 'bogus' (this endpoint takes: frequency, octaves, "
+                       "lacunarity, gain, fractal, warp, t, palette, shade, zero)", QUERY_RENDER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *kv[] = {cases[i].k, cases[i].v};
+        query_args a = test_query_args(kv, 1);
+        query_result q;
+        char err[ERRORS_MSG_MAX] = "";
+        CHECK(query_parse(&a, NOISE_SIMPLEX, 1, cases[i].flags, &q, err, sizeof err) ==
+              ERR_BAD_REQUEST);
+        CHECKF(strcmp(err, cases[i].msg) == 0, "%s=%s: %s", cases[i].k, cases[i].v, err);
+    }
+    const char *lat[] = {"lattice", "triangle"};
+    query_args a = test_query_args(lat, 1);
+    query_result q;
+    char err[ERRORS_MSG_MAX] = "";
+    CHECK(query_parse(&a, NOISE_SIMPLEX, 1, 0, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strcmp(err, "parameter 'lattice' applies only to value and perlin, not to simplex") == 0,
+           "%s", err);
+    CHECK(query_parse(&a, NOISE_PERLIN, 1, QUERY_RENDER, &q, err, sizeof err) == 0);
+    CHECK(q.spec.lattice == NOISE_TRIANGLE && q.render.palette == RENDER_GRAY && !q.render.shade);
+    CHECK(q.given[PARAM_PALETTE] == 0 && q.value[PARAM_PALETTE] == 0);
+}
+
+/* The window of /stats (and grids): x, y, step, width, height; bins. */
+static void test_window(void)
+{
+    query_result q;
+    char err[ERRORS_MSG_MAX];
+    const char *w[] = {"width", "641", "x", "0", "y", "-2.5", "step", "0.0625", "height", "3", "bins", "8"};
+    CHECK(qparse(w, 5, QUERY_WINDOW, &q, err, sizeof err) == 0);
+    CHECK(q.window.x == 0 && q.window.y == -2.5 && q.window.step == 0.0625 && q.window.width == 641 &&
+          q.window.height == 3);
+    CHECK(qparse(w, 5, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err) == 0 && q.bins == 32);
+    CHECK(qparse(w, 6, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err) == 0 && q.bins == 8);
+    /* bins only where statistics are made; a point has no step */
+    CHECK(qparse(w, 6, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST && strstr(err, "'bins'"));
+    CHECK(qparse(w, 5, QUERY_POINT, &q, err, sizeof err) == ERR_BAD_REQUEST && strstr(err, "'width'"));
+    /* each of the five is required, in a message naming it and its range */
+    for (size_t drop = 0; drop < 5; drop++) {
+        const char *kv[10];
+        size_t n = 0;
+        for (size_t i = 0; i < 5; i++)
+            if (i != drop) {
+                kv[2 * n] = w[2 * i];
+                kv[2 * n + 1] = w[2 * i + 1];
+                n++;
+            }
+        CHECK(qparse(kv, n, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST);
+        CHECKF(strstr(err, "missing") && strstr(err, w[2 * drop]), "without %s: %s", w[2 * drop], err);
+    }
+    CHECK(qparse(w + 2, 4, QUERY_WINDOW, &q, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strstr(err, "missing parameter 'width' (1..8193)"), "%s", err);
+    static const struct { const char *k, *v; const char *needle; } bad[] = {
+        {"step", "0", "step must be a number in (0, 1e6], got '0'"},
+        {"step", "-1", "step"},
+        {"step", "1e7", "step"},
+        {"width", "0", "width must be an integer in 1..8193, got '0'"},
+        {"width", "8194", "'8194'"},
+        {"width", "2.5", "width"},
+        {"x", "inf", "x must be a finite decimal number"},
+        {"bins", "0", "bins must be an integer in 1..256, got '0'"},
+        {"bins", "257", "'257'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *kv[12];
+        memcpy(kv, w, sizeof kv);
+        for (size_t k = 0; k < 6; k++)
+            if (strcmp(kv[2 * k], bad[i].k) == 0)
+                kv[2 * k + 1] = bad[i].v;
+        int rc = qparse(kv, 6, QUERY_WINDOW | QUERY_BINS, &q, err, sizeof err);
+        CHECKF(rc == ERR_BAD_REQUEST && strstr(err, bad[i].needle), "%s=%s: %d %s", bad[i].k, bad[i].v, rc, err);
+    }
+    /* the largest window allowed, and one sample more */
+    const char *big[] = {"x", "0", "y", "0", "step", "1", "width", "4097", "height", "4097"};
+    CHECK(qparse(big, 5, QUERY_WINDOW, &q, err, sizeof err) == 0);
+    big[7] = "4098";
+    CHECK(qparse(big, 5, QUERY_WINDOW, &q, err, sizeof err) == ERR_TOO_LARGE);
+    CHECKF(strstr(err, "4098 x 4097 = 16789506 samples, at most 16785409"), "%s", err);
+}
+
 static void test_canonical_and_etag(void)
 {
     route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1};
@@ -115,6 +205,8 @@ int main(void)
     RUN(test_numbers);
     RUN(test_split);
     RUN(test_errors_name_the_parameter);
+    RUN(test_messages_from_the_table);
+    RUN(test_window);
     RUN(test_canonical_and_etag);
     return t_done();
 }

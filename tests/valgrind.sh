@@ -51,7 +51,6 @@ VG_HTTP_EXCLUDE=${VG_HTTP_EXCLUDE:-sigterm-load.test.mjs}
 http_tests=$(ls tests/http/*.test.mjs | grep -v -F -x -f <(for f in $VG_HTTP_EXCLUDE; do echo "tests/http/$f"; done))
 export NOISETILE_BIN="$PWD/tests/valgrind-daemon.sh"
 export NOISETILE_VG_DAEMON="$PWD/$BUILD/vg/noisetile"
-export NOISETILE_STATIC="$PWD/$BUILD/www"
 out="$log_dir/http.tap"
 : >"$out"
 rc=0

@@ -14,7 +14,6 @@ import { chromium } from 'playwright-core';
 import { startDaemon } from '../http/daemon.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const STATIC = process.env.NOISETILE_STATIC || path.join(ROOT, 'build/www');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -118,8 +117,10 @@ async function tidy(page) {
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  // the viewer as `make www` assembles it: static/ plus the pinned Leaflet
-  daemon = await startDaemon({ staticDir: STATIC });
+  // the binary alone, no flag but --port 0: the viewer and Leaflet are
+  // built into it
+  daemon = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
+  assert.deepEqual(daemon.child.spawnargs.slice(1), ['--port', '0']);
   base = daemon.url.replace(/\/$/, '');
 });
 
@@ -150,6 +151,34 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   const bar = await page.evaluate(() => ({ w: document.getElementById('scale-bar').getBoundingClientRect().width, t: document.getElementById('scale-text').textContent }));
   const units = parseFloat(bar.t);
   assert.ok(Math.abs(bar.w - units * TILE / WORLD * 2 ** 3) <= 1, `scale bar ${bar.w} px for ${bar.t} at zoom 3`);
+});
+
+test('the first view (no hash): Perlin fBm with terrain colours and hillshading, every setting in the hash', { timeout: 90000 }, async () => {
+  const page = await wide.ctx.newPage();
+  try {
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(`${base}/`);
+    await waitTiles(page);
+    const h = hashState(page.url());
+    assert.equal(h.get('kind'), 'perlin');
+    assert.ok(Number(h.get('octaves')) > 1, `octaves ${h.get('octaves')}`);
+    assert.equal(h.get('palette'), 'terrain');
+    assert.equal(h.get('shade'), '1');
+    const srcs = await page.evaluate(() => [...document.querySelectorAll('.noise-tiles img')].map((i) => i.src));
+    assert.ok(srcs.length > 0 && srcs.every((u) => /^\/perlin\/7\/.*\?octaves=\d+&palette=terrain&shade=1$/.test(new URL(u).pathname + new URL(u).search)), srcs[0]);
+    assert.ok(await page.isChecked('#r-palette-terrain'));
+    assert.ok(await checkTilePlacement(page) > 0);
+    // the hash alone reopens it, in another tab
+    const again = await wide.ctx.newPage();
+    await again.goto(page.url());
+    await waitTiles(again);
+    assert.equal(again.url(), page.url());
+    await again.close();
+    await tidy(page);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'first-view.png') });
+  } finally {
+    await page.close();
+  }
 });
 
 test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async () => {

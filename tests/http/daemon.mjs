@@ -11,7 +11,8 @@ import assert from 'node:assert/strict';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const BIN = process.env.NOISETILE_BIN || path.join(root, 'build', 'asan', 'noisetile');
-export const STATIC = process.env.NOISETILE_STATIC || path.join(root, 'static');
+// The repository's static/ folder (the viewer without its libraries).
+export const STATIC = path.join(root, 'static');
 
 const SANITIZER_REPORT = /Sanitizer|runtime error|LeakSanitizer/;
 
@@ -29,13 +30,20 @@ export function runOnce(args, env = {}, timeoutMs = 20000) {
 }
 
 // Starts the daemon. Returns { url, port, child, stderr(), stop() }.
-export function startDaemon({ args = [], env = {}, staticDir = STATIC, timeoutMs = 30000 } = {}) {
+// With no staticDir the daemon serves the viewer built into it (no flag),
+// unless NOISETILE_STATIC names a folder.
+// nofile: run it under `prlimit --nofile=N:N` (that soft and hard descriptor
+// limit).
+export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000, nofile } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
   // A variable given as undefined in env is removed from the daemon's
-  // environment (e.g. NOISETILE_STATIC, which tests/run.sh exports).
+  // environment (e.g. NOISETILE_STATIC).
   const childEnv = { ...process.env, ASAN_OPTIONS: process.env.ASAN_OPTIONS || 'detect_leaks=1', ...env };
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
-  const child = spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  // prlimit sets the limit and execs the daemon: the child is the daemon.
+  const child = nofile
+    ? spawn('prlimit', [`--nofile=${nofile}:${nofile}`, BIN, ...argv], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   child.stderr.on('data', (d) => { stderr += d; });

@@ -191,7 +191,7 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
   assert.doesNotThrow(() => v.resolveRefs());
   const paths = Object.keys(doc.paths);
   for (const p of ['/{kind}/{seed}/{z}/{x}/{y}.png', '/{kind}/{seed}/{z}/{x}/{y}@2x.png', '/{kind}/{seed}/point',
-    '/{kind}/{seed}/points', '/{kind}/{seed}/tile.json', '/api/kinds', '/healthz', '/metrics', '/openapi.json', '/'])
+    '/{kind}/{seed}/points', '/{kind}/{seed}/stats', '/{kind}/{seed}/tile.json', '/api/kinds', '/healthz', '/metrics', '/openapi.json', '/'])
     assert.ok(paths.includes(p), `path ${p}`);
   assert.ok(doc.paths['/{kind}/{seed}/points'].post);
   assert.ok(doc.paths['/{kind}/{seed}/{z}/{x}/{y}.png'].head);

@@ -237,6 +237,12 @@ for (const ex of examples) {
       assert.equal(j.gradients.length, sent.length);
       j.gradients.forEach((g, i) => assert.equal(g.length, sent[i].length === 3 || url.searchParams.has('t') ? 3 : 2));
       j.values.forEach((v) => assert.ok(v >= -1 && v <= 1, `value ${v}`));
+    } else if (/\/stats$/.test(p)) {
+      const j = json();
+      const w = ['x', 'y', 'step', 'width', 'height'].map((k) => Number(url.searchParams.get(k)));
+      assert.deepEqual([j.window.x, j.window.y, j.window.step, j.window.width, j.window.height], w);
+      assert.equal(j.count, w[3] * w[4]);
+      assert.equal(j.histogram.counts.reduce((a, b) => a + b, 0), j.count);
     } else if (/\/tile\.json$/.test(p)) {
       const j = json();
       assert.equal(j.tilejson, '3.0.0');

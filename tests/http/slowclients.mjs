@@ -2,28 +2,55 @@
 // normal client fetching tiles in the middle of them (make slowtest, and
 // slowclients.test.mjs in make test).
 //
-// Opens IDLE connections that never send a byte and SLOW connections that
-// send a request line and then one header byte every SLOW_INTERVAL_MS,
-// never finishing. While they are open, a normal client fetches a cached
-// and a fresh tile on new connections every 500 ms and records each
-// latency. Then it waits until the daemon has closed every idle and slow
-// connection (its request deadline), up to waitCloseMs.
+// The attack is sized from the limits the daemon prints at start-up
+// (fdlimits.h): more connections than it allows (at least 1100), spread over
+// enough loopback addresses that the per-address limit never refuses one, so
+// that every slot the daemon has is held by an idle or slow client whatever
+// its descriptor limit (1024 or 20000). IDLE connections never send a byte;
+// SLOW ones send a request line and then one header byte every
+// SLOW_INTERVAL_MS, never finishing. While they are open, a normal client
+// from another address fetches a cached and a fresh tile on new connections
+// every 500 ms and records each latency. Then it waits until the daemon has
+// closed every idle and slow connection (shed for newer ones, or at its
+// request deadline), up to waitCloseMs.
 //
 // Run directly: node tests/http/slowclients.mjs (NOISETILE_BIN picks the
-// binary, default the sanitizer build); prints the figures as JSON and exits
-// 1 if a check fails.
+// binary, default the sanitizer build; SLOWTEST_NOFILE=1024 runs it under
+// that descriptor limit); prints the figures as JSON and exits 1 if a check
+// fails.
 import net from 'node:net';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startDaemon } from './daemon.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const NORMAL_ADDRESS = '127.0.0.2';
+const ATTACK_NET = '127.0.1.';   // 127.0.1.1, .2, ...: the attack's addresses
+const DEADLINE_S = 10;           // LIMIT_REQUEST_DEADLINE_S
 
-// One GET on a fresh connection; resolves { status, bytes, ms }.
+// The line the daemon prints before it listens, e.g. "noisetile: open-file
+// limit 1024 (hard 1024): 912 connections (...), 684 per address; beyond 896
+// open the oldest idle one is closed for each new one".
+export function parseLimits(stdout) {
+  const m = /open-file limit (\d+) \(hard (\w+)\): (\d+) connections .*?, (\d+) per address; beyond (\d+) open/.exec(stdout);
+  if (!m) throw new Error(`no limits line in the daemon's output:\n${stdout}`);
+  return { nofile: Number(m[1]), hard: m[2], connections: Number(m[3]), perAddress: Number(m[4]), shedAbove: Number(m[5]) };
+}
+
+// The attack for these limits: every slot, and an eighth more, at least 1100.
+export function attackSize(limits) {
+  const total = Math.max(1100, limits.connections + Math.ceil(limits.connections / 8));
+  const slow = Math.round(total / 11);
+  const addresses = Math.ceil(total / Math.floor(limits.perAddress * 0.9)) + 1;
+  return { idle: total - slow, slow, addresses };
+}
+
+// One GET on a fresh connection from the normal client's address; resolves
+// { status, bytes, ms }.
 function fetchOnce(port, path, timeoutMs) {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false, localAddress: NORMAL_ADDRESS }, (res) => {
       let bytes = 0;
       res.on('data', (c) => { bytes += c.length; });
       res.on('end', () => resolve({ path, status: res.statusCode, bytes, ms: performance.now() - t0 }));
@@ -35,36 +62,39 @@ function fetchOnce(port, path, timeoutMs) {
 }
 
 // Opens one connection; resolves the record once connected (or failed).
-function open(port, kind) {
+function open(port, kind, localAddress) {
   return new Promise((resolve) => {
     const rec = { kind, opened: 0, closedAt: null, error: null, sock: null };
-    const s = net.connect({ host: '127.0.0.1', port });
+    const s = net.connect({ host: '127.0.0.1', port, localAddress });
     rec.sock = s;
     s.on('connect', () => { rec.opened = performance.now(); resolve(rec); });
     s.on('data', () => {});
     s.on('error', (e) => { rec.error = rec.error || e.code || e.message; });
     s.on('close', () => {
       if (rec.closedAt === null) rec.closedAt = performance.now();
+      if (!rec.opened) rec.opened = rec.closedAt;
       resolve(rec);
     });
   });
 }
 
-async function openMany(port, kind, n, batch = 100) {
+async function openMany(port, kind, n, addresses, batch = 100) {
   const out = [];
   for (let i = 0; i < n; i += batch) {
-    const part = await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => open(port, kind)));
+    const part = await Promise.all(Array.from({ length: Math.min(batch, n - i) },
+      (_, j) => open(port, kind, `${ATTACK_NET}${1 + ((i + j) % addresses)}`)));
     out.push(...part);
   }
   return out;
 }
 
-export async function slowClients(port, {
-  idle = 1000, slow = 100, slowIntervalMs = 2000, attackMs = 6000, waitCloseMs = 20000,
+export async function slowClients(port, limits, {
+  slowIntervalMs = 2000, attackMs = 6000, waitCloseMs = 25000,
 } = {}) {
+  const { idle, slow, addresses } = attackSize(limits);
   const t0 = performance.now();
-  const idleConns = await openMany(port, 'idle', idle);
-  const slowConns = await openMany(port, 'slow', slow);
+  const idleConns = await openMany(port, 'idle', idle, addresses);
+  const slowConns = await openMany(port, 'slow', slow, addresses);
   const openedMs = performance.now() - t0;
   // Slow-loris: a request line, then a header byte now and then, never the
   // blank line that ends the headers.
@@ -73,7 +103,9 @@ export async function slowClients(port, {
     for (const c of slowConns) if (c.closedAt === null && !c.sock.destroyed) c.sock.write('a');
   }, slowIntervalMs);
 
-  // The normal client, while the attack holds its connections.
+  // The normal client, while the attack holds every slot.
+  const all = [...idleConns, ...slowConns];
+  const openAtStart = all.filter((c) => c.closedAt === null).length;
   const fetches = [];
   let fresh = 0;
   const tAttack = performance.now();
@@ -82,7 +114,6 @@ export async function slowClients(port, {
     fetches.push(await fetchOnce(port, `/perlin/7/6/${1000 + fresh++}/3.png`, 5000));
     await sleep(500);
   }
-  const all = [...idleConns, ...slowConns];
   const openAtEnd = all.filter((c) => c.closedAt === null).length;
   const tWait = performance.now();
   while (all.some((c) => c.closedAt === null) && performance.now() - tWait < waitCloseMs) await sleep(100);
@@ -91,14 +122,14 @@ export async function slowClients(port, {
   for (const c of all) c.sock.destroy();
 
   const lifetimes = (list) => list.filter((c) => c.closedAt !== null).map((c) => (c.closedAt - c.opened) / 1000);
-  const stats = (xs) => xs.length === 0 ? null : {
-    min: Math.min(...xs), max: Math.max(...xs),
-  };
+  const stats = (xs) => xs.length === 0 ? null : { min: Math.min(...xs), max: Math.max(...xs) };
   // After the attack: the daemon still serves.
   const after = await fetchOnce(port, '/perlin/7/3/1/2.png', 5000);
   return {
-    idle, slow, openedMs: Math.round(openedMs),
-    refusedAtOnce: all.filter((c) => c.closedAt !== null && c.closedAt - c.opened < 1000).length,
+    limits, idle, slow, addresses, openedMs: Math.round(openedMs),
+    // closed before the request deadline: shed for newer connections, or refused
+    closedEarly: all.filter((c) => c.closedAt !== null && (c.closedAt - c.opened) / 1000 < DEADLINE_S - 0.5).length,
+    openAtStart,
     openAfterAttack: openAtEnd,
     stillOpenAfterWait: stillOpen,
     idleLifetimeS: stats(lifetimes(idleConns)),
@@ -112,32 +143,52 @@ export async function slowClients(port, {
 }
 
 // The checks shared by make slowtest and the node test; returns a list of
-// failures (empty when all hold).
-export function checkSlowClients(r) {
+// failures (empty when all hold). stderr: the daemon's, for its shedding
+// lines.
+export function checkSlowClients(r, stderr = '') {
   const fails = [];
+  const total = r.idle + r.slow;
+  const excess = Math.max(0, total - r.limits.shedAbove);
   if (r.fetchStatuses.length !== 1 || r.fetchStatuses[0] !== 200) fails.push(`normal client statuses ${r.fetchStatuses}`);
   if (!(r.fetchMaxMs < 1000)) fails.push(`slowest normal fetch ${r.fetchMaxMs.toFixed(0)} ms (limit 1000)`);
-  if (r.refusedAtOnce !== 0) fails.push(`${r.refusedAtOnce} idle/slow connections refused at once (limits too low)`);
-  if (r.openAfterAttack !== r.idle + r.slow) fails.push(`only ${r.openAfterAttack} of ${r.idle + r.slow} attack connections were held during the attack`);
+  if (total <= r.limits.connections) fails.push(`attack of ${total} does not exceed the ${r.limits.connections} connections the daemon allows`);
+  // The daemon held every slot it has: it closed early (shed) only the
+  // connections beyond shedAbove, one more for each normal connection,
+  // none for the per-address limit.
+  if (r.closedEarly > excess + r.fetches + 1) fails.push(`${r.closedEarly} idle/slow connections closed before the deadline; only the ${excess} beyond ${r.limits.shedAbove} and one per normal fetch (${r.fetches}) may be`);
+  if (r.openAtStart < Math.min(total, r.limits.shedAbove)) fails.push(`only ${r.openAtStart} attack connections open when the normal client started (the daemon holds ${r.limits.shedAbove})`);
+  if (excess > 0 && !/closed the \d+ oldest idle one\(s\) to accept new ones/.test(stderr)) fails.push('the daemon did not report shedding');
   if (r.stillOpenAfterWait !== 0) fails.push(`${r.stillOpenAfterWait} idle/slow connections never closed by the daemon`);
   if (r.afterStatus !== 200) fails.push(`status ${r.afterStatus} after the attack`);
   return fails;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const extra = (process.env.SLOWTEST_ARGS || '').split(' ').filter(Boolean);
-  const d = await startDaemon({ staticDir: null, args: extra });
-  let fails;
+// Starts a daemon (under `prlimit --nofile=N:N` when nofile is given) and
+// runs the attack against it. Returns { r, fails }.
+export async function runSlowClients({ nofile, args = [] } = {}) {
+  const d = await startDaemon({ staticDir: null, args, nofile });
+  let r, stderr;
   try {
+    const limits = parseLimits(d.stdout());
+    if (nofile) {
+      if (limits.nofile !== nofile) throw new Error(`daemon reports open-file limit ${limits.nofile}, not ${nofile}`);
+    }
     const t0 = performance.now();
-    const r = await slowClients(d.port);
+    r = await slowClients(d.port, limits);
     r.totalS = Number(((performance.now() - t0) / 1000).toFixed(1));
-    r.binary = process.env.NOISETILE_BIN || 'build/asan/noisetile';
-    console.log(JSON.stringify(r, (k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(2)) : v), 2));
-    fails = checkSlowClients(r);
   } finally {
+    stderr = d.stderr();
     await d.stop();
   }
+  return { r, fails: checkSlowClients(r, stderr) };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const extra = (process.env.SLOWTEST_ARGS || '').split(' ').filter(Boolean);
+  const nofile = process.env.SLOWTEST_NOFILE ? Number(process.env.SLOWTEST_NOFILE) : undefined;
+  const { r, fails } = await runSlowClients({ nofile, args: extra });
+  r.binary = process.env.NOISETILE_BIN || 'build/asan/noisetile';
+  console.log(JSON.stringify(r, (k, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toFixed(2)) : v), 2));
   for (const f of fails) console.log(`FAIL: ${f}`);
   console.log(fails.length === 0 ? 'slowtest: PASS' : 'slowtest: FAIL');
   process.exit(fails.length === 0 ? 0 : 1);

@@ -1,8 +1,14 @@
-// static.test.mjs: files of --static at /: index.html, content types, and
-// nothing outside the folder (the traversal table is in errors.test.mjs).
+// static.test.mjs: the viewer at /: built into the binary, or the files of
+// --static: index.html, content types, and nothing outside the folder (the
+// traversal table is in errors.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startDaemon, get, raw, makeStaticFixture, STATIC } from './daemon.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 test('files of --static: index.html at /, content types by extension, subfolders', async () => {
   const fx = makeStaticFixture();
@@ -38,26 +44,62 @@ test('files of --static: index.html at /, content types by extension, subfolders
   }
 });
 
-test('the project viewer is served at / when --static is the static folder', async () => {
+test('--static static: the viewer from the working tree, Leaflet (not in static/) from the copy built in', async () => {
   const d = await startDaemon({ staticDir: STATIC });
   try {
     const r = await get(`${d.url}/`);
     assert.equal(r.status, 200);
     assert.match(r.headers.get('content-type'), /^text\/html/);
     assert.match(r.text, /<html|<!doctype html/i);
+    assert.equal(r.headers.get('etag'), null, 'a --static file has no built-in ETag');
+    const l = await raw(d.port, 'GET', '/vendor/leaflet/leaflet.js');
+    assert.equal(l.status, 200);
+    assert.ok(l.body.equals(readFileSync(path.join(ROOT, 'node_modules/leaflet/dist/leaflet.js'))));
+    assert.equal((await raw(d.port, 'GET', '/nope.js')).status, 404);
   } finally {
     await d.stop();
   }
 });
 
-test('without --static every non-API path is a JSON 404', async () => {
+test('without --static the binary serves the viewer built into it: the bytes of static/ and the pinned Leaflet, ETag and 304, 404 for the rest', async () => {
   const d = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
   try {
-    for (const path of ['/', '/index.html', '/../etc/passwd']) {
-      const r = await raw(d.port, 'GET', path);
-      assert.equal(r.status, 404, path);
-      assert.equal(r.json.error.status, 404);
-      assert.match(r.json.error.message, /no route/);
+    const files = [
+      ['/', path.join(STATIC, 'index.html'), 'text/html; charset=utf-8'],
+      ['/index.html', path.join(STATIC, 'index.html'), 'text/html; charset=utf-8'],
+      ['/viewer.js', path.join(STATIC, 'viewer.js'), 'text/javascript; charset=utf-8'],
+      ['/viewer.css', path.join(STATIC, 'viewer.css'), 'text/css; charset=utf-8'],
+      ['/vendor/leaflet/leaflet.js', path.join(ROOT, 'node_modules/leaflet/dist/leaflet.js'), 'text/javascript; charset=utf-8'],
+      ['/vendor/leaflet/leaflet.css', path.join(ROOT, 'node_modules/leaflet/dist/leaflet.css'), 'text/css; charset=utf-8'],
+      ['/vendor/leaflet/images/layers.png', path.join(ROOT, 'node_modules/leaflet/dist/images/layers.png'), 'image/png'],
+    ];
+    for (const [p, file, type] of files) {
+      const r = await raw(d.port, 'GET', p);
+      assert.equal(r.status, 200, `${p}: ${r.text}`);
+      assert.equal(r.headers['content-type'], type, p);
+      assert.ok(r.body.equals(readFileSync(file)), `${p} is not the bytes of ${file}`);
+      assert.equal(r.headers['content-length'], String(r.body.length), p);
+      assert.match(r.headers.etag, /^"[0-9a-f]{16}"$/, p);
+      assert.equal(r.headers['cache-control'], 'no-cache', p);
+      const again = await raw(d.port, 'GET', p, { headers: { 'If-None-Match': r.headers.etag } });
+      assert.equal(again.status, 304, p);
+      assert.equal(again.body.length, 0, p);
+      const h = await raw(d.port, 'HEAD', p);
+      assert.equal(h.status, 200, p);
+      assert.equal(h.body.length, 0, p);
+    }
+    // Another file's ETag is not this one's.
+    const other = await raw(d.port, 'GET', '/viewer.js', { headers: { 'If-None-Match': (await raw(d.port, 'GET', '/')).headers.etag } });
+    assert.equal(other.status, 200);
+    for (const p of ['/nope.js', '/vendor/', '/vendor/leaflet/leaflet.js.map', '/index.htm']) {
+      const r = await raw(d.port, 'GET', p);
+      assert.equal(r.status, 404, p);
+      assert.equal(r.json.error.status, 404, p);
+    }
+    for (const p of ['/../etc/passwd', '/vendor/../index.html', '/%2e%2e/x', '/.hidden']) {
+      const r = await raw(d.port, 'GET', p);
+      assert.equal(r.status, 400, p);
+      assert.match(r.json.error.message, /bad file path/, p);
     }
   } finally {
     await d.stop();

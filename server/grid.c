@@ -1,0 +1,262 @@
+/* grid.c: a field window -> .npy / .r16 / PNG bytes, band by band (see
+ * grid.h). Memory per job: one row of values and gradients, one encoded row,
+ * the pending output (about GRID_BAND_BYTES), and the zlib state of the PNG
+ * or gzip stream (about 256 KiB). */
+#include "grid.h"
+
+#include <assert.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bytebuf.h"
+#include "failalloc.h"
+#include "gzip.h"
+#include "pngstream.h"
+
+struct grid_job {
+    grid_request req;
+    int n_grad;          /* gradient components per sample in .npy (2, or 3 with t) */
+    int with_grad;       /* .npy with gradient=1 */
+    size_t row_bytes;    /* one encoded row */
+    int rows_per_band;
+    int next_row;        /* the first row not yet computed */
+    float *values;       /* one row */
+    float *grads;        /* one row, n_grad per sample (with_grad) */
+    double *points;      /* one row of (x, y), for the 3-component gradient */
+    double *pvalues, *pgrads;
+    unsigned char *row;  /* one encoded row */
+    pngstream *png;
+    gzip_stream *gz;
+    bytebuf out;         /* pending bytes: out.data[sent..out.len) */
+    size_t sent;
+    int broken;
+};
+
+static int is_png(heights_format f) { return f != HEIGHTS_NPY && f != HEIGHTS_R16; }
+
+int grid_job_create(const grid_request *req, grid_job **out)
+{
+    assert(req->width >= 1 && req->height >= 1 && req->step > 0);
+    *out = NULL;
+    grid_job *job = failalloc_calloc(1, sizeof *job);
+    if (job == NULL)
+        return -1;
+    job->req = *req;
+    if (is_png(req->enc.format))
+        job->req.gzip = 0; /* PNG is compressed already */
+    job->with_grad = req->enc.format == HEIGHTS_NPY && req->enc.gradient;
+    job->n_grad = req->spec.has_t ? 3 : 2;
+    job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
+    size_t rows = GRID_BAND_BYTES / job->row_bytes;
+    job->rows_per_band = rows < 1 ? 1 : rows > (size_t)req->height ? req->height : (int)rows;
+    size_t w = (size_t)req->width;
+    job->values = failalloc_malloc(w * sizeof *job->values);
+    job->row = failalloc_malloc(job->row_bytes);
+    if (job->values == NULL || job->row == NULL)
+        goto fail;
+    if (job->with_grad) {
+        job->grads = failalloc_malloc(w * (size_t)job->n_grad * sizeof *job->grads);
+        if (job->grads == NULL)
+            goto fail;
+        if (job->n_grad == 3) {
+            /* noise_eval_grid drops d/dt: this row goes through noise_eval_points */
+            job->points = failalloc_malloc(2 * w * sizeof *job->points);
+            job->pvalues = failalloc_malloc(w * sizeof *job->pvalues);
+            job->pgrads = failalloc_malloc(3 * w * sizeof *job->pgrads);
+            if (job->points == NULL || job->pvalues == NULL || job->pgrads == NULL)
+                goto fail;
+        }
+    }
+    if (job->req.gzip && (job->gz = gzip_create(GZIP_NUMBERS)) == NULL)
+        goto fail;
+    *out = job;
+    return 0;
+fail:
+    grid_job_destroy(job);
+    return -1;
+}
+
+void grid_job_destroy(grid_job *job)
+{
+    if (job == NULL)
+        return;
+    gzip_destroy(job->gz);
+    pngstream_destroy(job->png);
+    bytebuf_free(&job->out);
+    free(job->row);
+    free(job->pgrads);
+    free(job->pvalues);
+    free(job->points);
+    free(job->grads);
+    free(job->values);
+    free(job);
+}
+
+int64_t grid_job_body_size(const grid_job *job)
+{
+    const grid_request *r = &job->req;
+    if (is_png(r->enc.format) || r->gzip)
+        return -1;
+    int64_t body = (int64_t)job->row_bytes * r->height;
+    if (r->enc.format == HEIGHTS_NPY) {
+        unsigned char h[HEIGHTS_NPY_HEADER_MAX];
+        body += (int64_t)heights_npy_header(r->height, r->width,
+                                            heights_channels(&r->enc, job->n_grad), h);
+    }
+    return body;
+}
+
+/* Values (and gradients) of row j into job->values / job->grads. */
+static void eval_row(grid_job *job, int j)
+{
+    const grid_request *r = &job->req;
+    double y = r->y + (double)j * r->step;
+    if (job->with_grad && job->n_grad == 3) {
+        for (int i = 0; i < r->width; i++) {
+            job->points[2 * i] = r->x + (double)i * r->step;
+            job->points[2 * i + 1] = y;
+        }
+        noise_eval_points(&r->spec, (size_t)r->width, job->points, 2, job->pvalues, job->pgrads);
+        for (int i = 0; i < r->width; i++)
+            job->values[i] = (float)job->pvalues[i];
+        for (size_t k = 0; k < 3 * (size_t)r->width; k++)
+            job->grads[k] = (float)job->pgrads[k];
+    } else {
+        noise_eval_grid(&r->spec, r->x, y, r->step, r->width, 1, job->values,
+                        job->with_grad ? job->grads : NULL);
+    }
+}
+
+/* Appends plain body bytes to the output, through gzip when asked. */
+static int emit(grid_job *job, const unsigned char *data, size_t n, int last)
+{
+    if (job->gz != NULL)
+        return gzip_write(job->gz, data, n, last, &job->out);
+    return bytebuf_append(&job->out, data, n);
+}
+
+int grid_job_compute_band(grid_job *job)
+{
+    const grid_request *r = &job->req;
+    if (job->broken)
+        return -1;
+    if (job->next_row >= r->height)
+        return 0;
+    /* drop what was sent, so the buffer holds about one band */
+    if (job->sent > 0) {
+        memmove(job->out.data, job->out.data + job->sent, job->out.len - job->sent);
+        job->out.len -= job->sent;
+        job->sent = 0;
+    }
+    if (job->next_row == 0) {
+        if (r->enc.format == HEIGHTS_NPY) {
+            unsigned char h[HEIGHTS_NPY_HEADER_MAX];
+            size_t n = heights_npy_header(r->height, r->width,
+                                          heights_channels(&r->enc, job->n_grad), h);
+            if (emit(job, h, n, 0) != 0)
+                goto broken;
+        } else if (is_png(r->enc.format)) {
+            job->png = pngstream_create(r->width, r->height,
+                                        r->enc.format == HEIGHTS_GRAY16 ? PNGSTREAM_GRAY16
+                                                                        : PNGSTREAM_RGB8,
+                                        &job->out);
+            if (job->png == NULL)
+                goto broken;
+        }
+    }
+    int end = job->next_row + job->rows_per_band;
+    if (end > r->height)
+        end = r->height;
+    if (job->gz != NULL) {
+        /* encode the band into the output, then gzip it in one piece */
+        size_t plain = (size_t)(end - job->next_row) * job->row_bytes;
+        bytebuf band = {0};
+        if (bytebuf_reserve(&band, plain) != 0)
+            goto broken;
+        for (int j = job->next_row; j < end; j++) {
+            eval_row(job, j);
+            heights_encode_row(&r->enc, r->width, job->values, job->grads, job->n_grad,
+                               band.data + band.len);
+            band.len += job->row_bytes;
+        }
+        int rc = gzip_write(job->gz, band.data, band.len, end == r->height, &job->out);
+        bytebuf_free(&band);
+        if (rc != 0)
+            goto broken;
+    } else {
+        for (int j = job->next_row; j < end; j++) {
+            eval_row(job, j);
+            if (job->png != NULL) {
+                heights_encode_row(&r->enc, r->width, job->values, job->grads, job->n_grad,
+                                   job->row);
+                if (pngstream_row(job->png, job->row, &job->out) != 0)
+                    goto broken;
+            } else {
+                if (bytebuf_reserve(&job->out, job->row_bytes) != 0)
+                    goto broken;
+                heights_encode_row(&r->enc, r->width, job->values, job->grads, job->n_grad,
+                                   job->out.data + job->out.len);
+                job->out.len += job->row_bytes;
+            }
+        }
+    }
+    job->next_row = end;
+    return 1;
+broken:
+    job->broken = 1;
+    return -1;
+}
+
+int grid_job_finished(const grid_job *job) { return job->next_row >= job->req.height; }
+
+size_t grid_job_pending(const grid_job *job, const unsigned char **data)
+{
+    *data = job->out.data + job->sent;
+    return job->out.len - job->sent;
+}
+
+void grid_job_consume(grid_job *job, size_t n)
+{
+    assert(n <= job->out.len - job->sent);
+    job->sent += n;
+}
+
+long grid_job_read(grid_job *job, unsigned char *buf, size_t max)
+{
+    const unsigned char *p;
+    size_t n;
+    while ((n = grid_job_pending(job, &p)) == 0) {
+        int rc = grid_job_compute_band(job);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return 0;
+    }
+    if (n > max)
+        n = max;
+    if (n > (size_t)LONG_MAX)
+        n = (size_t)LONG_MAX;
+    memcpy(buf, p, n);
+    grid_job_consume(job, n);
+    return (long)n;
+}
+
+int grid_render(const grid_request *req, unsigned char **out_body, size_t *out_size)
+{
+    *out_body = NULL;
+    *out_size = 0;
+    grid_job *job;
+    if (grid_job_create(req, &job) != 0)
+        return -1;
+    int rc;
+    while ((rc = grid_job_compute_band(job)) == 1)
+        ;
+    if (rc == 0) {
+        *out_body = job->out.data + 0; /* nothing consumed: sent is 0 */
+        *out_size = job->out.len;
+        memset(&job->out, 0, sizeof job->out);
+    }
+    grid_job_destroy(job);
+    return rc == 0 ? 0 : -1;
+}

@@ -1,0 +1,74 @@
+/* grid.h: a window of the field (any origin, spacing and size) encoded as
+ * .npy, .r16 or a 16-bit/Terrain-RGB PNG (heights.h), produced in bands of
+ * rows so that a large grid is sent while it is computed, in bounded memory.
+ *
+ * Sample (i, j) is the field at (x + i*step, y + j*step), each row computed
+ * at exactly y + j*step (noise_eval_grid on one row), so any band split
+ * gives the same numbers as /points at those coordinates (float32).
+ *
+ * A job is driven from outside: grid_job_compute_band() does the heavy
+ * work (one band: noise, encoding, compression) and may run on any thread;
+ * grid_job_pending()/grid_job_consume() hand the bytes to the connection.
+ * One thread at a time per job.
+ */
+#ifndef GRID_H
+#define GRID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heights.h"
+#include "noise.h"
+
+/* Window limits (for /api/kinds, OpenAPI and validation). */
+#define GRID_MAX_SIDE 8193             /* width and height each */
+#define GRID_MAX_SAMPLES 16785409LL    /* 4097 * 4097: Unity's largest heightmap */
+#define GRID_MAX_STEP 1e6
+
+/* Bytes of encoded output one band aims at (a band is at least one row). */
+#define GRID_BAND_BYTES (256 * 1024)
+
+typedef struct {
+    noise_spec spec;
+    double x, y, step;  /* finite; step > 0 */
+    int width, height;  /* 1..GRID_MAX_SIDE, product <= GRID_MAX_SAMPLES */
+    heights_opts enc;
+    int gzip;           /* 1: gzip the body (.npy and .r16 only) */
+} grid_request;
+
+typedef struct grid_job grid_job;
+
+/* A new job for req (copied). Returns 0 and *out, or -1 out of memory.
+ * Free with grid_job_destroy() (NULL: nothing). Nothing is computed yet. */
+int grid_job_create(const grid_request *req, grid_job **out);
+void grid_job_destroy(grid_job *job);
+
+/* The body's exact size when known in advance (uncompressed .npy and
+ * .r16), else -1 (PNG, gzip: sent chunked). */
+int64_t grid_job_body_size(const grid_job *job);
+
+/* Computes the next band and appends its bytes to the pending ones.
+ * Returns 1 if a band was computed, 0 when every row is done already, -1
+ * out of memory (the job is then unusable). */
+int grid_job_compute_band(grid_job *job);
+
+/* 1 when every row has been computed (the pending bytes are the last). */
+int grid_job_finished(const grid_job *job);
+
+/* The bytes computed and not yet consumed: returns their count and points
+ * *data at them (valid until the next compute or consume). */
+size_t grid_job_pending(const grid_job *job, const unsigned char **data);
+/* Marks n pending bytes as sent. */
+void grid_job_consume(grid_job *job, size_t n);
+
+/* Copies up to max bytes of the body into buf, computing bands as needed
+ * (the whole job on the calling thread, for the connection layer's content reader
+ * when no worker is used). Returns the bytes copied, 0 at the end of the
+ * body, -1 out of memory. */
+long grid_job_read(grid_job *job, unsigned char *buf, size_t max);
+
+/* The whole body at once (numeric tiles): returns 0 and a malloc()ed
+ * *out_body of *out_size bytes that the caller frees; -1 out of memory. */
+int grid_render(const grid_request *req, unsigned char **out_body, size_t *out_size);
+
+#endif

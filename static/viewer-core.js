@@ -1,0 +1,251 @@
+/* viewer-core.js: the viewer's pure logic, no DOM and no Leaflet: reading
+ * /api/kinds, checking and formatting parameter values, the query of a
+ * field, and the URL hash that holds the whole view. viewer.js uses it as
+ * window.NoiseCore; node loads it with require() and tests it without a
+ * browser (tests/js/viewer-core.test.mjs).
+ *
+ * Ranges and defaults of parameters live only in the daemon (/api/kinds);
+ * this file knows the tile geometry (docs/field.md, "Tiles") and nothing
+ * else about the field. */
+(function (root, factory) {
+  'use strict';
+  if (typeof module === 'object' && module.exports) module.exports = factory();
+  else root.NoiseCore = factory();
+})(typeof self !== 'undefined' ? self : this, function () {
+  'use strict';
+
+  /* The view a visitor sees first, when the URL has no hash: Perlin fBm in
+   * five octaves, with the terrain palette and hillshading, at a zoom that
+   * shows coasts, ranges and valleys at once (the README's picture). Every
+   * value is one the API accepts; the hash written from it names each. */
+  var FIRST_VIEW = {
+    kind: 'perlin', seed: 7,
+    field: { octaves: 5 },
+    render: { palette: 'terrain', shade: true },
+    view: { x: -5.1, y: 2.9, z: 3 }
+  };
+
+  /* ---- numbers ---- */
+  function num(v) { return typeof v === 'number' && isFinite(v) ? v : undefined; }
+  /* Shortest text that parses back to v. */
+  function fmtNum(v) { return String(v); }
+  /* Decimal digits enough for a tenth of a CSS pixel at pxPerUnit pixels per
+   * plane unit. */
+  function coordDigits(pxPerUnit) {
+    return Math.max(0, Math.min(17, Math.ceil(Math.log10(pxPerUnit * 10))));
+  }
+  function roundTo(v, digits) {
+    var r = Number(v.toFixed(digits));
+    return r === 0 ? 0 : r; /* no "-0" */
+  }
+  /* Fixed digits with a sign column: a true minus, '+', or a figure space
+   * for zero, so columns of numbers line up. */
+  function fmtSigned(v, digits) {
+    var s = Math.abs(v).toFixed(digits);
+    return (v < 0 && Number(s) !== 0 ? '\u2212' : v > 0 && Number(s) !== 0 ? '+' : '\u2007') + s;
+  }
+  /* Four significant digits, scientific outside [1e-3, 1e5). */
+  function fmtSci(v) {
+    if (v === 0) return '0';
+    var a = Math.abs(v);
+    var s = a >= 1e-3 && a < 1e5 ? a.toPrecision(4) : a.toExponential(3);
+    return (v < 0 ? '\u2212' : '') + s;
+  }
+
+  /* ---- /api/kinds (server/api.c) -> what the page needs ----
+   * {"kinds": ["value", ...] or [{"name", "description"}, ...],
+   *  "parameters": [{"name", "type": "number"|"integer"|"enum", "description",
+   *     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+   *     "default", "optional", "choices", "kinds" (only these kinds)}, ...],
+   *  "render": [{"name", "type": "enum"|"flag", "choices", "default", ...}],
+   *  "tiles": {"world_size", "tile_size", "minzoom", "maxzoom"},
+   *  "limits": {"seed_max", "tile_index_max"}}
+   * Every range and default the page uses comes from here. */
+  function normParam(s) {
+    var type = s.type === 'flag' ? 'boolean' : s.type === 'integer' || s.type === 'enum' ? s.type : 'number';
+    return {
+      name: s.name, type: type, description: s.description || '',
+      min: num(s.minimum), max: num(s.maximum),
+      minExclusive: !!s.exclusiveMinimum, maxExclusive: !!s.exclusiveMaximum,
+      choices: s.choices || null, kinds: s.kinds || null,
+      optional: !!s.optional || (s['default'] === undefined && type !== 'boolean'),
+      def: type === 'boolean' ? s['default'] === 1 || s['default'] === true : s['default']
+    };
+  }
+  /* The page's view of /api/kinds; throws when it lacks what the page
+   * cannot work without (kinds, a seed range, the tile geometry). */
+  function parseKinds(j) {
+    j = j || {};
+    var tiles = j.tiles || {}, limits = j.limits || {};
+    var api = {
+      kinds: (j.kinds || []).map(function (k) { return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '' }; }),
+      params: (j.parameters || []).map(normParam),
+      render: (j.render || []).map(normParam),
+      minZoom: num(tiles.minzoom), maxZoom: num(tiles.maxzoom),
+      worldSize: num(tiles.world_size), tileSize: num(tiles.tile_size),
+      tileIndexMax: num(limits.tile_index_max),
+      /* the seed is the tile path's unsigned integer; its maximum is one of
+       * the daemon's limits */
+      seed: normParam({ name: 'seed', type: 'integer', minimum: 0, maximum: limits.seed_max })
+    };
+    if (!api.kinds.length) throw new Error('/api/kinds has no kinds');
+    if (api.seed.max === undefined) throw new Error('/api/kinds has no seed range');
+    if (!(api.worldSize > 0 && api.tileSize > 0) || api.minZoom === undefined || api.maxZoom === undefined)
+      throw new Error('/api/kinds has no tile geometry (world and tile size, zoom range)');
+    api.kindDefault = findKind(api, FIRST_VIEW.kind) ? FIRST_VIEW.kind : api.kinds[0].name;
+    return api;
+  }
+  function appliesTo(p, kind) {
+    return !p.kinds || p.kinds.indexOf(kind) >= 0;
+  }
+  function findKind(api, name) {
+    for (var i = 0; i < api.kinds.length; i++) if (api.kinds[i].name === name) return api.kinds[i];
+    return null;
+  }
+  function findParam(list, name) {
+    for (var i = 0; i < list.length; i++) if (list[i].name === name) return list[i];
+    return null;
+  }
+  /* The accepted values in words: "an integer in [1, 16]". */
+  function rangeText(p) {
+    if (p.type === 'enum') return 'one of ' + p.choices.join(', ');
+    if (p.type === 'boolean') return 'on or off';
+    /* [-DBL_MAX, DBL_MAX] reads better in words */
+    if (p.type === 'number' && !(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'any finite number';
+    var lo = p.min === undefined ? '(-\u221e' : (p.minExclusive ? '(' : '[') + fmtNum(p.min);
+    var hi = p.max === undefined ? '\u221e)' : fmtNum(p.max) + (p.maxExclusive ? ')' : ']');
+    return (p.type === 'integer' ? 'an integer in ' : 'a number in ') + lo + ', ' + hi;
+  }
+  /* The range for a control's corner: "(0, 1e6]", "1–16". */
+  function rangeChip(p) {
+    if (p.type !== 'number' && p.type !== 'integer') return '';
+    if (!(Math.abs(p.min) < 1e300) && !(Math.abs(p.max) < 1e300)) return 'finite';
+    function f(v) { return Math.abs(v) >= 1e5 ? v.toExponential().replace('e+', 'e') : String(v); }
+    var lo = p.min === undefined ? '(\u2212\u221e' : (p.minExclusive ? '(' : '[') + f(p.min);
+    var hi = p.max === undefined ? '\u221e)' : f(p.max) + (p.maxExclusive ? ')' : ']');
+    return p.type === 'integer' && !p.minExclusive && !p.maxExclusive ? f(p.min) + '\u2013' + f(p.max) : lo + ', ' + hi;
+  }
+  /* Parses text for parameter p: {ok, value} or {ok: false, msg}. */
+  function parseParam(p, text) {
+    var s = String(text).trim();
+    var bad = { ok: false, msg: p.name + ' must be ' + rangeText(p) + ', got \u201c' + s + '\u201d' };
+    if (p.type === 'enum') return p.choices.indexOf(s) >= 0 ? { ok: true, value: s } : bad;
+    if (p.type === 'boolean') {
+      if (s === '1' || s === 'true' || s === 'on') return { ok: true, value: true };
+      if (s === '0' || s === 'false' || s === 'off') return { ok: true, value: false };
+      return bad;
+    }
+    if (s === '' || !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return bad;
+    var v = Number(s);
+    if (!isFinite(v)) return bad;
+    if (p.type === 'integer' && !Number.isInteger(v)) return bad;
+    if (p.min !== undefined && (v < p.min || p.minExclusive && v === p.min)) return bad;
+    if (p.max !== undefined && (v > p.max || p.maxExclusive && v === p.max)) return bad;
+    return { ok: true, value: v };
+  }
+  function encodeValue(p, v) { return p.type === 'boolean' ? (v ? '1' : '0') : fmtNum(v); }
+
+  /* ---- a field's URLs ----
+   * state: {kind, seed, field: {name: value}, render: {name: value},
+   *         view: {x, y, z}, point: {x, y} | null, grid: bool} */
+  function paramsQuery(list, values, kind) {
+    var out = [];
+    list.forEach(function (p) {
+      if (kind !== undefined && !appliesTo(p, kind)) return;
+      var v = values[p.name];
+      if (v === undefined || v === p.def) return;
+      out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));
+    });
+    return out;
+  }
+  /* Query parts of the field: only the parameters that differ from their
+   * defaults, in the daemon's order, so one view has one URL per tile. */
+  function fieldQuery(api, state) { return paramsQuery(api.params, state.field, state.kind); }
+  function renderQuery(api, state) { return paramsQuery(api.render, state.render); }
+  function fieldBase(state) { return '/' + encodeURIComponent(state.kind) + '/' + state.seed; }
+  /* Leaflet's tile URL template ({r}: "@2x" on high-DPI screens). */
+  function tileTemplate(api, state) {
+    var q = fieldQuery(api, state).concat(renderQuery(api, state)).join('&');
+    return fieldBase(state) + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
+  }
+  function pointUrl(api, state, x, y) {
+    return fieldBase(state) + '/point?' + ['x=' + encodeURIComponent(fmtNum(x)), 'y=' + encodeURIComponent(fmtNum(y))]
+      .concat(fieldQuery(api, state)).join('&');
+  }
+
+  /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
+  /* The state of the first view (no hash). */
+  function firstState(api) {
+    var s = {
+      kind: api.kindDefault, seed: FIRST_VIEW.seed, field: {}, render: {},
+      view: { x: FIRST_VIEW.view.x, y: FIRST_VIEW.view.y, z: FIRST_VIEW.view.z }, point: null, grid: false
+    };
+    if (!parseParam(api.seed, String(s.seed)).ok) s.seed = api.seed.min;
+    /* only what this daemon accepts */
+    [['field', api.params], ['render', api.render]].forEach(function (g) {
+      Object.keys(FIRST_VIEW[g[0]]).forEach(function (name) {
+        var p = findParam(g[1], name), v = FIRST_VIEW[g[0]][name];
+        if (p && appliesTo(p, s.kind) && parseParam(p, encodeValue(p, v)).ok) s[g[0]][name] = v;
+      });
+    });
+    return s;
+  }
+  /* The hash of a state, '#z=..&x=..&y=..&kind=..&seed=..&<field>&<render>
+   * [&grid=1][&px=..&py=..]'; the centre rounded to a tenth of a pixel. */
+  function encodeHash(api, state) {
+    var z = state.view.z, d = coordDigits(api.tileSize / api.worldSize * Math.pow(2, z));
+    var parts = ['z=' + z, 'x=' + encodeURIComponent(fmtNum(roundTo(state.view.x, d))), 'y=' + encodeURIComponent(fmtNum(roundTo(state.view.y, d))),
+      'kind=' + encodeURIComponent(state.kind), 'seed=' + state.seed];
+    parts = parts.concat(fieldQuery(api, state), renderQuery(api, state));
+    if (state.grid) parts.push('grid=1');
+    if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
+    return '#' + parts.join('&');
+  }
+  /* Reads a hash: {state, msgs}. An empty hash is the first view. Otherwise
+   * each parameter the hash does not name has the API's default (so a link
+   * means exactly what it says); kind, seed and the view default to the
+   * first view's. msgs: what was ignored and why. minZoom: the lowest zoom
+   * the map allows (below the API's, by scaling tiles). */
+  function decodeHash(api, hash, minZoom) {
+    var text = String(hash || '').replace(/^#/, '');
+    var state = firstState(api);
+    var msgs = [];
+    if (text === '') return { state: state, msgs: msgs };
+    var q = new URLSearchParams(text);
+    var k = q.get('kind');
+    if (k !== null) { if (findKind(api, k)) state.kind = k; else msgs.push('unknown kind \u201c' + k + '\u201d'); }
+    var s = q.get('seed');
+    if (s !== null) {
+      var r = parseParam(api.seed, s);
+      if (r.ok) state.seed = r.value; else msgs.push(r.msg);
+    }
+    state.field = {};
+    state.render = {};
+    [['field', api.params], ['render', api.render]].forEach(function (g) {
+      g[1].forEach(function (p) {
+        var v = q.get(p.name);
+        if (v === null) return;
+        var r = parseParam(p, v);
+        if (r.ok) state[g[0]][p.name] = r.value; else msgs.push(r.msg);
+      });
+    });
+    var lo = minZoom === undefined ? api.minZoom : minZoom;
+    var z = Number(q.get('z')), x = Number(q.get('x')), y = Number(q.get('y'));
+    if (q.get('z') !== null && Number.isInteger(z)) state.view.z = Math.max(lo, Math.min(api.maxZoom, z));
+    if (q.get('x') !== null && isFinite(x)) state.view.x = x;
+    if (q.get('y') !== null && isFinite(y)) state.view.y = y;
+    state.grid = q.get('grid') === '1';
+    var px = Number(q.get('px')), py = Number(q.get('py'));
+    state.point = q.get('px') !== null && q.get('py') !== null && isFinite(px) && isFinite(py) ? { x: px, y: py } : null;
+    return { state: state, msgs: msgs };
+  }
+
+  return {
+    FIRST_VIEW: FIRST_VIEW,
+    num: num, fmtNum: fmtNum, coordDigits: coordDigits, roundTo: roundTo, fmtSigned: fmtSigned, fmtSci: fmtSci,
+    normParam: normParam, parseKinds: parseKinds, appliesTo: appliesTo, findKind: findKind, findParam: findParam,
+    rangeText: rangeText, rangeChip: rangeChip, parseParam: parseParam, encodeValue: encodeValue,
+    fieldQuery: fieldQuery, renderQuery: renderQuery, fieldBase: fieldBase, tileTemplate: tileTemplate, pointUrl: pointUrl,
+    firstState: firstState, encodeHash: encodeHash, decodeHash: decodeHash
+  };
+});

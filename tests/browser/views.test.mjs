@@ -1,0 +1,181 @@
+// views.test.mjs: the viewer's statistics panel and compare mode in
+// headless Chromium against the real daemon (the viewer built into it, no
+// flag): the statistics panel shows what /stats answers for the window on
+// screen (computed here from the hash and the tile geometry alone); compare
+// mode's two maps pan together and show both tables. Screenshots go to
+// tests/artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startDaemon } from '../http/daemon.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const WORLD = 16, TILE = 256;          // tile geometry (README, "The plane and its URLs")
+const VIEW = { width: 1024, height: 640 };
+
+let daemon = null, base = '', dir = null, ctx = null, page = null;
+const problems = [], requests = [];
+
+before(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  daemon = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
+  base = daemon.url.replace(/\/$/, '');
+  dir = await mkdtemp(path.join(os.tmpdir(), 'noisetile-chromium-'));
+  ctx = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: VIEW, deviceScaleFactor: 1, timeout: 30000,
+  });
+  ctx.on('request', (r) => requests.push(r.url()));
+  ctx.on('requestfailed', (r) => {
+    const f = r.failure() && r.failure().errorText;
+    if (f === 'net::ERR_ABORTED' && /\.png(\?|$)/.test(r.url())) return; // tiles Leaflet dropped
+    problems.push(`request failed: ${r.url()} ${f}`);
+  });
+  ctx.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  page = ctx.pages()[0] || await ctx.newPage();
+  page.on('console', (m) => {
+    // SwiftShader's performance notes (a screenshot reads pixels back)
+    if (/GL Driver Message/.test(m.text())) return;
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+});
+
+after(async () => {
+  if (ctx) await ctx.close();
+  if (daemon && daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function hashState() { return new URLSearchParams(new URL(page.url()).hash.slice(1)); }
+
+// The window of a map of size (w, h) CSS px centred on the hash's view, one
+// sample per pixel centre: what the statistics panel must ask for.
+function expectedWindow(w, h) {
+  const q = hashState();
+  const z = Number(q.get('z')), cx = Number(q.get('x')), cy = Number(q.get('y'));
+  const k = TILE / WORLD * 2 ** z;
+  return { x: cx - w / 2 / k + 0.5 / k, y: cy - h / 2 / k + 0.5 / k, step: 1 / k, width: w, height: h };
+}
+
+// The hash keeps the centre to a tenth of a pixel: the origin may differ by
+// that much; the spacing must be exact.
+function sameWindow(url, win, what) {
+  const q = new URL(url, base).searchParams;
+  for (const k of ['x', 'y']) {
+    assert.ok(Math.abs(Number(q.get(k)) - win[k]) <= 0.11 * win.step, `${what}: ${k}=${q.get(k)}, expected ${win[k]}`);
+  }
+  assert.ok(Math.abs(Number(q.get('step')) / win.step - 1) < 1e-12, `${what}: step=${q.get('step')}, expected ${win.step}`);
+  assert.equal(Number(q.get('width')), win.width, `${what}: width`);
+  assert.equal(Number(q.get('height')), win.height, `${what}: height`);
+}
+
+async function waitTiles(sel, needle) {
+  await page.waitForFunction(([s, n]) => {
+    const imgs = [...document.querySelectorAll(s + ' img')].filter((i) => i.src.includes(n));
+    return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  }, [sel, needle], { timeout: 60000 });
+}
+
+// Each cell of the panel against the daemon's /stats for the same window.
+async function checkStats(kinds) {
+  await page.waitForFunction((n) => {
+    const s = document.getElementById('stats');
+    return !s.hidden && !s.classList.contains('busy') && (s.dataset.urls || '').split(' ').length === n;
+  }, kinds.length, { timeout: 60000 });
+  const urls = (await page.getAttribute('#stats', 'data-urls')).split(' ');
+  const w = await page.evaluate(() => document.getElementById('map').clientWidth);
+  for (let f = 0; f < kinds.length; f++) {
+    assert.match(urls[f], new RegExp(`^/${kinds[f]}/\\d+/stats\\?`));
+    sameWindow(urls[f], expectedWindow(w, VIEW.height), `stats of ${kinds[f]}`);
+    const j = await (await fetch(base + urls[f])).json();
+    const cells = await page.evaluate((id) => [...document.querySelectorAll(`#stats-table td[data-field="${id}"]`)]
+      .map((td) => ({ key: td.dataset.key, value: td.dataset.value, text: td.textContent })), f ? 'b' : 'a');
+    assert.deepEqual(cells.map((c) => c.key), ['min', 'max', 'mean', 'sd', 'share_beyond_half', 'peaks', 'count']);
+    for (const c of cells) {
+      assert.equal(c.value, String(j[c.key]), `${kinds[f]} ${c.key}`);
+      const shown = Number(c.text.replace('\u2212', '-').replace(' %', ''));
+      const want = c.key === 'share_beyond_half' ? 100 * j[c.key] : j[c.key];
+      const tol = c.key === 'share_beyond_half' ? 0.05 : c.key === 'peaks' || c.key === 'count' ? 0 : 5e-5;
+      assert.ok(Math.abs(shown - want) <= tol, `${kinds[f]} ${c.key}: shows ${c.text}, /stats says ${j[c.key]}`);
+    }
+    assert.equal(j.count, w * VIEW.height);
+  }
+  const bars = await page.$$eval('#stats-hist path', (ps) => ps.length);
+  assert.equal(bars, kinds.length, 'one histogram per field');
+}
+
+test('the statistics panel shows what /stats answers for the window on screen', { timeout: 120000 }, async () => {
+  await page.goto(`${base}/#z=4&x=1&y=2&kind=perlin&seed=3&octaves=3&palette=terrain&stats=1`);
+  await checkStats(['perlin']);
+  // after a pan the panel follows the new window
+  await page.mouse.move(600, 300);
+  await page.mouse.down();
+  await page.mouse.move(500, 260, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('x')) > 1.2);
+  await page.waitForTimeout(700);
+  await checkStats(['perlin']);
+});
+
+test('compare mode: two synced maps and both tables', { timeout: 150000 }, async () => {
+  await page.goto(`${base}/#z=4&x=20&y=20&kind=perlin&seed=0&palette=terrain&stats=1&cmp=value`);
+  await waitTiles('#map .noise-tiles', '/perlin/0/');
+  await waitTiles('#map2 .noise-tiles-b', '/value/0/');
+  await checkStats(['perlin', 'value']);
+  const heads = await page.$$eval('#stats-table thead th', (t) => t.map((e) => e.textContent));
+  assert.deepEqual(heads.slice(1), ['perlin', 'value']);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png') });
+
+  // The plane point under each map's centre, from where each map's tiles
+  // sit on screen (tile geometry only).
+  const centres = async () => page.evaluate(([world, tile]) => ['#map', '#map2'].map((sel) => {
+    const box = document.querySelector(sel).getBoundingClientRect();
+    const img = [...document.querySelectorAll(sel + ' img.leaflet-tile-loaded')].find((i) => i.style.opacity !== '0');
+    const m = new URL(img.src).pathname.match(/\/(-?\d+)\/(-?\d+)\/(-?\d+)\.png$/);
+    const r = img.getBoundingClientRect(), z = Number(m[1]), k = r.width / (world / 2 ** z);
+    const cx = box.left + document.querySelector(sel).clientLeft + document.querySelector(sel).clientWidth / 2;
+    const cy = box.top + box.height / 2;
+    return { x: Number(m[2]) * world / 2 ** z + (cx - r.left) / k, y: Number(m[3]) * world / 2 ** z + (cy - r.top) / k };
+  }), [WORLD, TILE]);
+  const near = (a, b) => Math.abs(a.x - b.x) < 1e-3 && Math.abs(a.y - b.y) < 1e-3;
+  let [a, b] = await centres();
+  assert.ok(near(a, b) && near(a, { x: 20, y: 20 }), `centres ${JSON.stringify([a, b])}`);
+  // drag the left map: the right one follows; then drag the right one
+  for (const [x0, x1] of [[360, 480], [800, 700]]) {
+    await page.mouse.move(x0, 150);
+    await page.mouse.down();
+    await page.mouse.move(x1, 110, { steps: 6 });
+    await page.mouse.up();
+    // until the drag's inertia has run out: two reads 150 ms apart agree
+    let prev = await centres(), a2, b2;
+    for (let i = 0; i < 40; i++) {
+      await page.waitForTimeout(150);
+      [a2, b2] = await centres();
+      if (near(a2, prev[0]) && near(b2, prev[1])) break;
+      prev = [a2, b2];
+    }
+    assert.ok(near(a2, b2), `after a drag from x=${x0}: centres ${JSON.stringify([a2, b2])}`);
+    assert.ok(!near(a2, a), `the maps moved: ${JSON.stringify([a, a2])}`);
+    a = a2;
+  }
+  await page.waitForTimeout(500);
+  await checkStats(['perlin', 'value']);
+});
+
+test('no console errors, page errors or failed requests', () => {
+  assert.deepEqual(problems, []);
+});
+
+test('the daemon exits cleanly on SIGTERM (status 0, no sanitizer report)', { timeout: 30000 }, async () => {
+  await ctx.close();
+  ctx = null;
+  await daemon.stop();
+});

@@ -1,0 +1,132 @@
+// viewer-core.test.mjs: the viewer's pure logic (static/viewer-core.js) in
+// node, no browser: /api/kinds as the daemon sends it, values checked and
+// refused with their range, numbers formatted, a field's URLs, and the URL
+// hash (the first view, round trips, what a bad link keeps).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { startDaemon, get } from '../http/daemon.mjs';
+
+const C = createRequire(import.meta.url)('../../static/viewer-core.js');
+let d, kinds, api;
+
+before(async () => {
+  d = await startDaemon({ staticDir: null });
+  kinds = (await get(`${d.url}/api/kinds`)).json;
+  api = C.parseKinds(kinds);
+});
+after(async () => { await d.stop(); });
+
+const param = (name) => C.findParam(api.params, name) || C.findParam(api.render, name);
+
+test('parseKinds reads /api/kinds as the daemon sends it, and refuses one the page cannot use', () => {
+  assert.deepEqual(api.kinds.map((k) => k.name), kinds.kinds.map((k) => (typeof k === 'string' ? k : k.name)));
+  assert.equal(api.worldSize, kinds.tiles.world_size);
+  assert.equal(api.tileSize, kinds.tiles.tile_size);
+  assert.equal(api.minZoom, kinds.tiles.minzoom);
+  assert.equal(api.maxZoom, kinds.tiles.maxzoom);
+  assert.deepEqual([api.seed.min, api.seed.max], [0, kinds.limits.seed_max]);
+  const oct = param('octaves');
+  assert.deepEqual([oct.type, oct.min, oct.max, oct.def], ['integer', 1, 16, 1]);
+  const f = param('frequency');
+  assert.equal(f.type, 'number');
+  assert.ok(f.minExclusive && f.min === 0, 'frequency > 0');
+  assert.equal(param('t').optional, true, 't is optional');
+  assert.equal(param('shade').type, 'boolean');
+  assert.equal(param('shade').def, false);
+  assert.deepEqual(param('lattice').kinds, ['value', 'perlin']);
+  assert.equal(api.kindDefault, 'perlin');
+  for (const bad of [{}, { ...kinds, kinds: [] }, { ...kinds, tiles: undefined }, { ...kinds, limits: {} }]) {
+    assert.throws(() => C.parseKinds(bad), /\/api\/kinds has no/);
+  }
+});
+
+test('parseParam accepts the range /api/kinds gives and refuses the rest with a message naming it', () => {
+  const ok = (p, s, v) => assert.deepEqual(C.parseParam(param(p), s), { ok: true, value: v }, `${p}=${s}`);
+  const no = (p, s, re) => {
+    const r = C.parseParam(param(p), s);
+    assert.equal(r.ok, false, `${p}=${s} accepted`);
+    assert.match(r.msg, re, r.msg);
+  };
+  ok('octaves', '1', 1); ok('octaves', ' 16 ', 16);
+  no('octaves', '17', /^octaves must be an integer in \[1, 16\], got “17”$/);
+  no('octaves', '2.5', /integer/); no('octaves', '', /octaves/); no('octaves', '0x10', /octaves/);
+  ok('frequency', '1e6', 1e6); ok('frequency', '.5', 0.5);
+  no('frequency', '0', /^frequency must be a number in \(0, 1000000\]/);
+  no('frequency', '1e400', /frequency/); no('frequency', 'NaN', /frequency/); no('frequency', '1,5', /frequency/);
+  ok('palette', 'terrain', 'terrain'); no('palette', 'Terrain', /one of gray, terrain, viridis/);
+  ok('shade', '1', true); ok('shade', 'off', false); no('shade', '2', /on or off/);
+  ok('t', '-1e300', -1e300);
+  assert.equal(C.rangeText(param('t')), 'any finite number');
+  assert.equal(C.rangeChip(param('octaves')), '1–16');
+  assert.equal(C.rangeChip(param('frequency')), '(0, 1e6]');
+  assert.equal(C.rangeChip(param('palette')), '');
+  assert.deepEqual(C.parseParam(api.seed, '4294967295'), { ok: true, value: 4294967295 });
+  assert.equal(C.parseParam(api.seed, '4294967296').ok, false);
+});
+
+test('number formatting: shortest round trip, signed columns, four digits, no -0', () => {
+  for (const v of [0.1, 1 / 3, -2.5e-7, 1e21, 123456789.125]) assert.equal(Number(C.fmtNum(v)), v);
+  assert.equal(C.fmtSigned(0.25, 3), '+0.250');
+  assert.equal(C.fmtSigned(-0.25, 3), '\u22120.250');
+  assert.equal(C.fmtSigned(-0.0001, 3), '\u20070.000', 'a value that rounds to 0 has no sign');
+  assert.equal(C.fmtSci(0), '0');
+  assert.equal(C.fmtSci(-0.0123456), '\u22120.01235');
+  assert.equal(C.fmtSci(123456), '1.235e+5');
+  assert.equal(C.fmtSci(0.0001), '1.000e-4');
+  assert.ok(Object.is(C.roundTo(-0.0001, 2), 0));
+  assert.equal(C.roundTo(1.23456, 2), 1.23);
+  // a tenth of a pixel: 16 px per unit -> 3 digits (1/160 unit), 1 px per unit -> 1
+  assert.equal(C.coordDigits(16), 3);
+  assert.equal(C.coordDigits(1), 1);
+  assert.equal(C.coordDigits(1e-3), 0);
+});
+
+test('the first view (no hash): Perlin fBm, terrain colours, hillshading, all named in its hash; its tile is a PNG', async () => {
+  const { state, msgs } = C.decodeHash(api, '', api.minZoom - 2);
+  assert.deepEqual(msgs, []);
+  assert.equal(state.kind, 'perlin');
+  assert.ok(state.field.octaves > 1, 'several octaves (fBm)');
+  assert.equal(state.render.palette, 'terrain');
+  assert.equal(state.render.shade, true);
+  const h = C.encodeHash(api, state);
+  assert.equal(h, '#z=3&x=-5.1&y=2.9&kind=perlin&seed=7&octaves=5&palette=terrain&shade=1');
+  // The hash alone reopens it.
+  assert.deepEqual(C.decodeHash(api, h, api.minZoom - 2).state, state);
+  const url = C.tileTemplate(api, state).replace('{z}/{x}/{y}{r}', '3/-2/1');
+  assert.equal(url, '/perlin/7/3/-2/1.png?octaves=5&palette=terrain&shade=1');
+  const r = await get(`${d.url}${url}`);
+  assert.equal(r.status, 200);
+  assert.equal(r.headers.get('content-type'), 'image/png');
+});
+
+test('hash round trips, defaults left out, kind-specific parameters only for their kinds', () => {
+  const states = [
+    { kind: 'simplex', seed: 0, field: { frequency: 0.25, warp: 2, t: -1.5 }, render: { zero: true }, view: { x: 1.5, y: -2.25, z: 5 }, point: { x: 1.1, y: -0.9 }, grid: true },
+    { kind: 'value', seed: 4294967295, field: { lattice: 'triangle', octaves: 16, fractal: 'ridged', lacunarity: 3, gain: 1 }, render: { palette: 'viridis' }, view: { x: 0, y: 0, z: -2 }, point: null, grid: false },
+  ];
+  for (const s of states) {
+    const h = C.encodeHash(api, s);
+    const back = C.decodeHash(api, h, -2);
+    assert.deepEqual(back.msgs, [], h);
+    assert.deepEqual(back.state, s, h);
+  }
+  const s = { kind: 'simplex', seed: 3, field: { octaves: 1, lattice: 'triangle' }, render: { shade: false }, view: { x: 0.123456789, y: 0, z: 0 }, point: null, grid: false };
+  const h = C.encodeHash(api, s);
+  assert.equal(h, '#z=0&x=0.123&y=0&kind=simplex&seed=3', 'defaults and parameters of other kinds left out, centre to a tenth of a pixel');
+  assert.equal(C.pointUrl(api, { ...s, field: { octaves: 4 } }, 1.5, -2.25), '/simplex/3/point?x=1.5&y=-2.25&octaves=4');
+});
+
+test('a bad link: each bad entry is named and left at its default, the rest is kept', () => {
+  const { state, msgs } = C.decodeHash(api, '#z=99&x=1&y=abc&kind=worley&seed=-1&octaves=40&gain=0.25&palette=plaid&shade=1&px=1', api.minZoom - 2);
+  assert.equal(msgs.length, 4, msgs.join('; '));
+  assert.match(msgs.join('; '), /unknown kind “worley”.*seed must be.*octaves must be an integer in \[1, 16\], got “40”.*palette must be one of/);
+  assert.equal(state.kind, 'perlin');
+  assert.equal(state.seed, 7);
+  assert.deepEqual(state.field, { gain: 0.25 }, 'octaves back to the API default (1)');
+  assert.deepEqual(state.render, { shade: true });
+  assert.equal(state.view.z, api.maxZoom, 'zoom clamped');
+  assert.equal(state.view.x, 1);
+  assert.equal(state.view.y, 2.9, 'a bad y keeps the first view\'s');
+  assert.equal(state.point, null, 'px without py is no point');
+});
