@@ -2,7 +2,7 @@
  * improved noise; fractals, warp; exact analytic gradients).
  *
  * The core uses libc and libm only. It does no I/O and allocates only in
- * noise_field_create(); apart from the chosen instruction-set path (set
+ * noise_field_create() (noise_field_init() takes the caller's memory); apart from the chosen instruction-set path (set
  * once, atomically) it keeps no global mutable state, so any number of
  * threads may evaluate fields at once.
  *
@@ -206,6 +206,13 @@ typedef struct noise_field noise_field;
 noise_field *noise_field_create(const noise_spec *spec);
 /* Frees a field; NULL does nothing. */
 void noise_field_destroy(noise_field *field);
+/* For callers that provide the memory (their own allocator, a static or
+ * stack buffer): the bytes a field takes (about 30 KB), and the field built
+ * in `mem` (noise_field_size() bytes, aligned as malloc aligns). Returns
+ * mem as the field, or NULL if mem is NULL. Nothing to destroy: the caller
+ * releases mem when done with the field. */
+size_t noise_field_size(void);
+noise_field *noise_field_init(void *mem, const noise_spec *spec);
 /* The spec the field was built from (owned by the field). */
 const noise_spec *noise_field_spec(const noise_field *field);
 

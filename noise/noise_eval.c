@@ -667,6 +667,16 @@ noise_field *noise_field_create(const noise_spec *spec)
 
 void noise_field_destroy(noise_field *field) { free(field); }
 
+size_t noise_field_size(void) { return sizeof(struct noise_field); }
+
+noise_field *noise_field_init(void *mem, const noise_spec *spec)
+{
+    struct noise_field *F = mem;
+    if (F)
+        ne_prepare(F, spec, 1, 1);
+    return F;
+}
+
 const noise_spec *noise_field_spec(const noise_field *field) { return &field->spec; }
 
 double noise_field_point(const noise_field *field, const double *p, int dims, double *grad, int *n_grad)
