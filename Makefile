@@ -308,6 +308,64 @@ valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)
 	BUILD=$(BUILD) tests/valgrind.sh
 
+# ---- the noise core as a library (README, "The core as a library"):
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
+# libnoisetile.so.1, include/noisetile/noise.h and noisetile.pc. Only the
+# noise_* symbols are exported. `make lib` builds them under build/lib.
+PREFIX      ?= /usr/local
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+LIB_MAJOR   := 1
+LIB_VERSION := 1.0.0
+PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
+LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(BUILD)/lib/noisetile.pc
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(FP) -MMD -MP -Inoise $(OPT) -fPIC -c $< -o $@
+
+$(BUILD)/lib/libnoisetile.a: $(PIC_NOISE)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/lib/noisetile.map:
+	@mkdir -p $(dir $@)
+	printf '{\n  global: noise_*;\n  local: *;\n};\n' > $@
+
+$(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile.map
+	$(CC) -shared -Wl,-soname,libnoisetile.so.$(LIB_MAJOR) -Wl,--version-script,$(BUILD)/lib/noisetile.map \
+	  -o $@ $(PIC_NOISE) -lm
+
+# prefix is baked in (so written on every run); DESTDIR is only where the
+# files are staged
+.PHONY: FORCE
+$(BUILD)/lib/noisetile.pc: FORCE
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	  'Name: noisetile' \
+	  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+	  'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' \
+	  'Libs.private: -lm' > $@
+
+.PHONY: lib install uninstall
+lib: $(LIB_FILES)
+
+install: lib
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/noisetile
+	install -m 644 noise/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h
+	install -m 644 $(BUILD)/lib/libnoisetile.a $(DESTDIR)$(LIBDIR)/libnoisetile.a
+	install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
+	ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
+	ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
+	install -m 644 $(BUILD)/lib/noisetile.pc $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
+	  $(DESTDIR)$(LIBDIR)/libnoisetile.so $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR) \
+	  $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+	-rmdir $(DESTDIR)$(INCLUDEDIR)/noisetile
+
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and
 # checks it from the host (scripts/image-test.sh). Needs root.
 image-test:
