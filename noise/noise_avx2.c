@@ -50,14 +50,7 @@ NV_FN vm vd_lt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
 NV_FN vd vd_blend(vm m, vd a, vd b) { return _mm256_blendv_pd(b, a, m); }
 NV_FN vm vm_and(vm a, vm b) { return _mm256_and_pd(a, b); }
 NV_FN vm vm_or(vm a, vm b) { return _mm256_or_pd(a, b); }
-/* ~a & b */
-NV_FN vm vm_andnot(vm a, vm b) { return _mm256_andnot_pd(a, b); }
 NV_FN int vm_all(vm m) { return _mm256_movemask_pd(m) == 0xF; }
-NV_FN int vm_first_clear(vm m) { return __builtin_ctz(~(unsigned)_mm256_movemask_pd(m) & 0xFu); }
-NV_FN vm vm_lane(int l)
-{
-    return _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_set_epi64x(3, 2, 1, 0), _mm256_set1_epi64x(l)));
-}
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm256_cvttpd_epi32(x); }
 NV_FN vd vi_to_vd(vi x) { return _mm256_cvtepi32_pd(x); }

@@ -42,11 +42,7 @@ NV_FN vm vd_lt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
 NV_FN vd vd_blend(vm m, vd a, vd b) { return _mm512_mask_blend_pd(m, b, a); }
 NV_FN vm vm_and(vm a, vm b) { return (vm)(a & b); }
 NV_FN vm vm_or(vm a, vm b) { return (vm)(a | b); }
-/* ~a & b */
-NV_FN vm vm_andnot(vm a, vm b) { return (vm)(~a & b); }
 NV_FN int vm_all(vm m) { return m == 0xFF; }
-NV_FN int vm_first_clear(vm m) { return __builtin_ctz(~(unsigned)m & 0xFFu); }
-NV_FN vm vm_lane(int l) { return (vm)(1u << l); }
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm512_cvttpd_epi32(x); }
 NV_FN vd vi_to_vd(vi x) { return _mm512_cvtepi32_pd(x); }
