@@ -55,6 +55,7 @@ help:
 	@echo '  bench           bench-tiles, bench-noise, bench-http, bench-export (BENCHMARKS.md)'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
+	@echo '  install         the noise core as a library, headers, pkg-config (PREFIX, DESTDIR)'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
 	@echo '  clean           remove build/'
 
@@ -322,19 +323,19 @@ LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VE
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(FP) -MMD -MP -Inoise $(OPT) -fPIC -c $< -o $@
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) -MMD -MP -Inoise $(OPT) -fPIC -c $< -o $@
 
 $(BUILD)/lib/libnoisetile.a: $(PIC_NOISE)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
 $(BUILD)/lib/noisetile.map:
 	@mkdir -p $(dir $@)
-	printf '{\n  global: noise_*;\n  local: *;\n};\n' > $@
+	$(Q)printf '{\n  global: noise_*;\n  local: *;\n};\n' > $@
 
 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile.map
-	$(CC) -shared -Wl,-soname,libnoisetile.so.$(LIB_MAJOR) -Wl,--version-script,$(BUILD)/lib/noisetile.map \
+	$(call quiet,LINK,$@)$(CC) -shared -Wl,-soname,libnoisetile.so.$(LIB_MAJOR) -Wl,--version-script,$(BUILD)/lib/noisetile.map \
 	  -o $@ $(PIC_NOISE) -lm
 
 # prefix is baked in (so written on every run); DESTDIR is only where the
@@ -342,7 +343,7 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 .PHONY: FORCE
 $(BUILD)/lib/noisetile.pc: FORCE
 	@mkdir -p $(dir $@)
-	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 	  'Name: noisetile' \
 	  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
 	  'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' \
@@ -352,19 +353,19 @@ $(BUILD)/lib/noisetile.pc: FORCE
 lib: $(LIB_FILES)
 
 install: lib
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/noisetile
-	install -m 644 noise/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h
-	install -m 644 $(BUILD)/lib/libnoisetile.a $(DESTDIR)$(LIBDIR)/libnoisetile.a
-	install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
-	ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
-	ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
-	install -m 644 $(BUILD)/lib/noisetile.pc $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+	$(Q)install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/noisetile
+	$(Q)install -m 644 noise/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h
+	$(Q)install -m 644 $(BUILD)/lib/libnoisetile.a $(DESTDIR)$(LIBDIR)/libnoisetile.a
+	$(Q)install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
+	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
+	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
+	$(Q)install -m 644 $(BUILD)/lib/noisetile.pc $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
 	  $(DESTDIR)$(LIBDIR)/libnoisetile.so $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR) \
 	  $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
-	-rmdir $(DESTDIR)$(INCLUDEDIR)/noisetile
+	-$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/noisetile
 
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and
 # checks it from the host (scripts/image-test.sh). Needs root.
