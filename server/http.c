@@ -675,18 +675,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rc != 0) {
             /* Queued now, before any body is read: libmicrohttpd closes the
              * connection after it, so nothing after the ambiguous request is
-             * read as one (FIELD-NOTES.md). */
+             * read as one (docs/architecture.md, "The HTTP library"). */
             connguard_request_received(conn);
             atomic_fetch_add(&s->closed[CLOSE_FRAMING], 1);
             return send_error(s, conn, rq, rc, msg, 1);
         }
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
-         * (FIELD-NOTES.md). Refused now: a body announced beyond what we
-         * would even read, and one over the limit whose client waits for
-         * 100 Continue (it then need not send it at all). libmicrohttpd
-         * 0.9.75 takes a response only before or after the body, not in the
-         * middle. */
+         * (docs/architecture.md, "The HTTP library"). Refused now: a body
+         * announced beyond what we would even read, and one over the limit
+         * whose client waits for 100 Continue (it then need not send it at
+         * all). libmicrohttpd 0.9.75 takes a response only before or after
+         * the body, not in the middle. */
         if (announced > LIMIT_BODY_DISCARD_BYTES ||
             (announced > LIMIT_BODY_BYTES && expect != NULL)) {
             connguard_request_received(conn);
