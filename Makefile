@@ -56,6 +56,7 @@ help:
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
 	@echo '  install         the noise core as a library, headers, pkg-config (PREFIX, DESTDIR)'
+	@echo '  lib, uninstall  build that library in build/lib; remove what install put in PREFIX'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
 	@echo '  clean           remove build/'
 
@@ -345,7 +346,6 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 
 # prefix is baked in (so written on every run); DESTDIR is only where the
 # files are staged
-.PHONY: FORCE
 $(BUILD)/lib/noisetile.pc: FORCE
 	@mkdir -p $(dir $@)
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
@@ -365,6 +365,8 @@ install: lib
 	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
 	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
 	$(Q)install -m 644 $(BUILD)/lib/noisetile.pc $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+
+FORCE:
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
