@@ -40,6 +40,9 @@ NV_FN double vd_hmax(vd v)
     return _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m)));
 }
 NV_FN vd vd_abs(vd x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
+NV_FN vd vd_xor_sign(vd x) { return _mm256_xor_pd(x, _mm256_set1_pd(-0.0)); }
+NV_FN vd vd_sqrt(vd x) { return _mm256_sqrt_pd(x); }
+NV_FN vm vm_not(vm m) { return _mm256_xor_pd(m, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))); }
 NV_FN vd vd_floor(vd x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 NV_FN vm vd_eq(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }

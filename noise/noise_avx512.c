@@ -32,6 +32,9 @@ NV_FN vd vd_min(vd a, vd b) { return _mm512_min_pd(a, b); }
 NV_FN double vd_hmin(vd v) { return _mm512_reduce_min_pd(v); }
 NV_FN double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
 NV_FN vd vd_abs(vd x) { return _mm512_abs_pd(x); }
+NV_FN vd vd_xor_sign(vd x) { return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)0x8000000000000000ull))); }
+NV_FN vd vd_sqrt(vd x) { return _mm512_sqrt_pd(x); }
+NV_FN vm vm_not(vm m) { return (vm)~m; }
 NV_FN vd vd_floor(vd x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
 NV_FN vm vd_eq(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
 NV_FN vm vd_ge(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
@@ -77,11 +80,9 @@ NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(in
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
 NV_FN void vd_store_f2(float *p, vd a, vd b)
 {
-    __m256 fa = _mm512_cvtpd_ps(a), fb = _mm512_cvtpd_ps(b);
-    __m256 lo = _mm256_unpacklo_ps(fa, fb), hi = _mm256_unpackhi_ps(fa, fb);
-    /* lo: a0 b0 a1 b1 | a4 b4 a5 b5, hi: a2 b2 a3 b3 | a6 b6 a7 b7 */
-    _mm256_storeu_ps(p, _mm256_permute2f128_ps(lo, hi, 0x20));
-    _mm256_storeu_ps(p + 8, _mm256_permute2f128_ps(lo, hi, 0x31));
+    __m512 fa = _mm512_castps256_ps512(_mm512_cvtpd_ps(a)), fb = _mm512_castps256_ps512(_mm512_cvtpd_ps(b));
+    const __m512i order = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    _mm512_storeu_ps(p, _mm512_permutex2var_ps(fa, order, fb));
 }
 
 #include "noise_vec.h"
