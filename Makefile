@@ -325,7 +325,7 @@ INCLUDEDIR  ?= $(PREFIX)/include
 LIB_MAJOR   := 1
 LIB_VERSION := 1.0.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
-LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(BUILD)/lib/noisetile.pc
+LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -344,15 +344,11 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 	$(call quiet,LINK,$@)$(CC) -shared -Wl,-soname,libnoisetile.so.$(LIB_MAJOR) -Wl,--version-script,$(BUILD)/lib/noisetile.map \
 	  -o $@ $(PIC_NOISE) -lm
 
-# prefix is baked in (so written on every run); DESTDIR is only where the
-# files are staged
-$(BUILD)/lib/noisetile.pc: FORCE
-	@mkdir -p $(dir $@)
-	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
-	  'Name: noisetile' \
-	  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
-	  'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' \
-	  'Libs.private: -lm' > $@
+# The pkg-config file names PREFIX (DESTDIR is only where files are staged),
+# so install writes it for the PREFIX of that run.
+PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: noisetile' \
+  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+  'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' 'Libs.private: -lm'
 
 .PHONY: lib install uninstall
 lib: $(LIB_FILES)
@@ -364,9 +360,7 @@ install: lib
 	$(Q)install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
 	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
 	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
-	$(Q)install -m 644 $(BUILD)/lib/noisetile.pc $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
-
-FORCE:
+	$(Q)printf '%s\n' $(PC_LINES) > $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
