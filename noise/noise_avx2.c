@@ -83,6 +83,10 @@ NV_FN vm vi_eq_mask(vi v, int x)
 {
     return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpeq_epi32(v, _mm_set1_epi32(x))));
 }
+NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm_i32gather_epi32((const int *)(const void *)base, index, 1); }
+NV_FN vm vi_mask_to_vm(vi m) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(m)); }
+NV_FN vm vi_lt_mask(vi v, int x) { return vi_mask_to_vm(_mm_cmplt_epi32(v, _mm_set1_epi32(x))); }
+NV_FN vm vi_bit_mask(vi v, int bit) { return vi_mask_to_vm(_mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(bit)), _mm_set1_epi32(bit))); }
 NV_FN vd vd_gather(const double *base, vi index) { return _mm256_i32gather_pd(base, index, 8); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }

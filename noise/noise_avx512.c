@@ -75,6 +75,9 @@ NV_FN vm vi_eq_mask(vi v, int x)
 {
     return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))));
 }
+NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm256_i32gather_epi32((const int *)(const void *)base, index, 1); }
+NV_FN vm vi_lt_mask(vi v, int x) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(x), v))); }
+NV_FN vm vi_bit_mask(vi v, int bit) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, _mm256_set1_epi32(bit)), _mm256_set1_epi32(bit)))); }
 NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(index, base, 8); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }

@@ -503,6 +503,108 @@ NV_FN void nv_pts3(int lat, int mode, int want_grad, const ne_layer *L, int k, i
     }
 }
 
+/* ---- Ken Perlin's Improved Noise ---- */
+
+/* perm[index] per lane (the permutation is padded, so 4 bytes can be read
+ * at any entry) */
+NV_FN vi nv_perm(const unsigned char *perm, vi index) { return vi_and(vi_gather_bytes(perm, index), vi_set1(255)); }
+
+/* nk_imp_grad: (value, d/dx, d/dy, d/dz) of the hash's gradient */
+NV_FN void nv_imp_grad(vi hash, vd x, vd y, vd z, vd out[4])
+{
+    vi h = vi_and(hash, vi_set1(15));
+    vm h_lt8 = vi_lt_mask(h, 8), h_lt4 = vi_lt_mask(h, 4);
+    vm h_x = vm_or(vi_eq_mask(h, 12), vi_eq_mask(h, 14)); /* v picks x */
+    vm u_x = h_lt8, v_y = h_lt4, v_z = vm_not(vm_or(h_lt4, h_x));
+    vd su = vd_blend(vi_bit_mask(h, 1), vd_set1(-1.0), vd_set1(1.0));
+    vd sv = vd_blend(vi_bit_mask(h, 2), vd_set1(-1.0), vd_set1(1.0));
+    vd pu = vd_blend(u_x, x, y), pv = vd_blend(v_y, y, vd_blend(h_x, x, z));
+    out[0] = vd_add(vd_mul(su, pu), vd_mul(sv, pv));
+    /* 0 + su or 0 + sv where the component is u or v (never both) */
+    vd zero = vd_zero();
+    out[1] = vd_add(zero, vd_blend(u_x, su, vd_blend(h_x, sv, zero)));
+    out[2] = vd_add(zero, vd_blend(u_x, vd_blend(v_y, sv, zero), su));
+    out[3] = vd_add(zero, vd_blend(v_z, sv, zero));
+}
+
+/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. */
+NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd z, vd *val, vd g[3])
+{
+    vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
+    if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
+        return 0;
+    vd fx = vd_add(vd_sub(x, fl[0]), vd_zero()), fy = vd_add(vd_sub(y, fl[1]), vd_zero());
+    vd fz = vd_add(vd_sub(z, fl[2]), vd_zero());
+    vi b255 = vi_set1(255), one = vi_set1(1);
+    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
+    vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
+    vi A = vi_add(nv_perm(perm, X), Y), AA = vi_add(nv_perm(perm, A), Z), AB = vi_add(nv_perm(perm, vi_add(A, one)), Z);
+    vi B = vi_add(nv_perm(perm, vi_add(X, one)), Y), BA = vi_add(nv_perm(perm, B), Z);
+    vi BB = vi_add(nv_perm(perm, vi_add(B, one)), Z);
+    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d), fz1 = vd_sub(fz, one_d);
+    vd c[8][4];
+    nv_imp_grad(nv_perm(perm, AA), fx, fy, fz, c[0]);
+    nv_imp_grad(nv_perm(perm, BA), fx1, fy, fz, c[1]);
+    nv_imp_grad(nv_perm(perm, AB), fx, fy1, fz, c[2]);
+    nv_imp_grad(nv_perm(perm, BB), fx1, fy1, fz, c[3]);
+    nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
+    nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
+    nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
+    nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
+    vd du = nv_dfade(fx), dv = nv_dfade(fy), dw = nv_dfade(fz);
+    vd x0[4], x1[4], x2[4], x3[4], y0[4], y1[4], r[4];
+    nv_lerp4(c[0], c[1], u, du, 0, x0);
+    nv_lerp4(c[2], c[3], u, du, 0, x1);
+    nv_lerp4(c[4], c[5], u, du, 0, x2);
+    nv_lerp4(c[6], c[7], u, du, 0, x3);
+    nv_lerp4(x0, x1, v, dv, 1, y0);
+    nv_lerp4(x2, x3, v, dv, 1, y1);
+    nv_lerp4(y0, y1, w, dw, 2, r);
+    vm out = vm_or(vd_gt(r[0], one_d), vd_lt(r[0], vd_set1(-1.0)));
+    r[0] = vd_blend(out, vd_blend(vd_gt(r[0], vd_zero()), one_d, vd_set1(-1.0)), r[0]);
+    if (want_grad)
+        for (int k = 0; k < 3; k++)
+            g[k] = vd_blend(out, vd_zero(), r[1 + k]);
+    *val = r[0];
+    return 1;
+}
+
+/* Improved noise of octave k at n points (ys NULL: the row's y); d3 0: the
+ * z = 0 slice, 1: z = t. */
+NV_FN void nv_improved_pts(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                           const double *ys, double y, double t, double *v, ne_grad g)
+{
+    const unsigned char *perm = L->perm[k];
+    double f = L->freq[k], qy = y * f, qz = d3 ? t * f : 0.0;
+    vd vf = vd_set1(f), vqy = vd_set1(qy), vqz = vd_set1(qz);
+    int nc = d3 ? 3 : 2, i = 0;
+    for (; i + NV_W <= n; i += NV_W) {
+        vd x = vd_mul(vd_loadu(xs + i), vf), yy = ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, val, gv[3];
+        gv[0] = gv[1] = gv[2] = vd_zero();
+        if (nv_improved3(perm, want_grad, x, yy, vqz, &val, gv)) {
+            vd_storeu(v + i, val);
+            if (want_grad)
+                for (int c = 0; c < nc; c++)
+                    vd_storeu(g[c] + i, gv[c]);
+            continue;
+        }
+        for (int l = 0; l < NV_W; l++) {
+            double gd[3];
+            v[i + l] = nk_improved3(perm, xs[i + l] * f, ys ? ys[i + l] * f : qy, qz, want_grad, gd);
+            if (want_grad)
+                for (int c = 0; c < nc; c++)
+                    g[c][i + l] = gd[c];
+        }
+    }
+    for (; i < n; i++) {
+        double gd[3];
+        v[i] = nk_improved3(perm, xs[i] * f, ys ? ys[i] * f : qy, qz, want_grad, gd);
+        if (want_grad)
+            for (int c = 0; c < nc; c++)
+                g[c][i] = gd[c];
+    }
+}
+
 /* ---- loops: points, rows, fbm accumulation, float rows ---- */
 
 enum { NV_SQ2 = 0, NV_TRI2 = 1 };
@@ -971,6 +1073,29 @@ NV_3D_LOOPS(nv_perlin_sq3, NV_SQ2, NK_MODE_PERLIN)
 NV_3D_LOOPS(nv_value_tet3, NV_TRI2, NK_MODE_VALUE)
 NV_3D_LOOPS(nv_perlin_tet3, NV_TRI2, NK_MODE_PERLIN)
 NV_3D_LOOPS(nv_simplex_tet3, NV_TRI2, NK_MODE_SIMPLEX)
+#define NV_IMPROVED_LOOPS(name, D3)                                                                       \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 0, L, k, n, xs, NULL, y, t, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 1, L, k, n, xs, NULL, y, t, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 0, L, k, n, xs, ys, 0, t, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 1, L, k, n, xs, ys, 0, t, v, g);                                              \
+    }
+NV_IMPROVED_LOOPS(nv_improved2, 0)
+NV_IMPROVED_LOOPS(nv_improved3, 1)
 NV_SQ2_LOOPS(nv_value_sq2, NK_MODE_VALUE)
 NV_SQ2_LOOPS(nv_perlin_sq2, NK_MODE_PERLIN)
 NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
@@ -980,7 +1105,6 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
-#define NV_NONE { NULL, NULL, NULL, NULL, NULL, 0, NULL }
 
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
@@ -997,8 +1121,8 @@ static const ne_base_table nv_bases = {
         [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
     },
     [NOISE_IMPROVED] = {
-        [NOISE_SQUARE] = { NV_NONE, NV_NONE },
-        [NOISE_TRIANGLE] = { NV_NONE, NV_NONE },
+        [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
     },
 };
 
