@@ -1,7 +1,7 @@
 /* render.c: field -> PNG tile: tile geometry, palettes, hillshading, the
  * zero line (see render.h).
  *
- * One noise_eval_grid() call per tile fills the values (and the gradients
+ * One noise_field_grid() call per tile (on a field prepared for it) fills the values (and the gradients
  * when shading); then each pixel becomes a palette index, a grey level or a
  * shaded RGB colour, and pngenc encodes the result.
  *
