@@ -53,6 +53,12 @@ async function startDaemon(extra = []) {
   return { child, port, exited, async stop() { child.kill('SIGTERM'); return exited; } };
 }
 
+// CPU seconds (user + system) the process has used so far.
+function cpuSeconds(pid) {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (100/s)
+}
+
 function rssKb(pid, field = 'VmRSS') {
   const m = new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;
@@ -122,6 +128,9 @@ async function isolation() {
   const renders = [], hits = [], health = [];
   let k = 0;
   const quick = [];
+  let cpu0 = 0, cpu1 = 0;
+  setTimeout(() => { cpu0 = cpuSeconds(d.child.pid); }, windowStart - performance.now());
+  setTimeout(() => { cpu1 = cpuSeconds(d.child.pid); }, stopAt - performance.now());
   const jobs = [
     drive({ port: d.port, conns: 64, nextPath: expensivePath, stopAt, sink: renders, windowStart }),
     drive({ port: d.port, conns: 16, nextPath: () => { const i = k++; return i % 2 ? '/healthz' : cached[(i >> 1) % 8]; }, stopAt, sink: quick, windowStart }),
@@ -133,10 +142,11 @@ async function isolation() {
   const res = {
     run: 'isolation', seconds: SECONDS,
     cached: lat(hits.filter((r) => r.inWindow)), healthz: lat(health.filter((r) => r.inWindow)),
-    render_tiles_per_s: r2(inWindow / SECONDS), render_latency: lat(renders.filter((r) => r.inWindow)),
+    render_tiles_per_s: r2(inWindow / SECONDS), daemon_cpu_s: r2(cpu1 - cpu0),
+    render_tiles_per_cpu_s: r2(inWindow / Math.max(cpu1 - cpu0, 0.01)), render_latency: lat(renders.filter((r) => r.inWindow)),
     errors: errors(renders) + errors(quick), non200: [...renders, ...quick].filter((r) => r.status !== 200).length,
   };
-  log(`isolation: cached p50 ${res.cached.p50} ms p99 ${res.cached.p99} ms; healthz p99 ${res.healthz.p99} ms; renders ${res.render_tiles_per_s} tiles/s; errors ${res.errors}`);
+  log(`isolation: cached p50 ${res.cached.p50} ms p99 ${res.cached.p99} ms; healthz p99 ${res.healthz.p99} ms; renders ${res.render_tiles_per_s} tiles/s (${res.render_tiles_per_cpu_s} per CPU-second of the daemon, ${res.daemon_cpu_s} CPU-s in ${SECONDS} s); errors ${res.errors}`);
   return res;
 }
 
