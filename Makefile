@@ -55,6 +55,8 @@ help:
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
+	@echo '  install         the noise core as a library, headers, pkg-config (PREFIX, DESTDIR)'
+	@echo '  lib, uninstall  build that library in build/lib; remove what install put in PREFIX'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
 	@echo '  clean           remove build/'
 
@@ -319,6 +321,59 @@ $(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
 valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)
 	BUILD=$(BUILD) tests/valgrind.sh
+
+# ---- the noise core as a library (README, "The core as a library"):
+# `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
+# libnoisetile.so.1, include/noisetile/noise.h and noisetile.pc. Only the
+# noise_* symbols are exported. `make lib` builds them under build/lib.
+PREFIX      ?= /usr/local
+LIBDIR      ?= $(PREFIX)/lib
+INCLUDEDIR  ?= $(PREFIX)/include
+LIB_MAJOR   := 1
+LIB_VERSION := 1.0.0
+PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
+LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) -MMD -MP -Inoise $(OPT) -fPIC -c $< -o $@
+
+$(BUILD)/lib/libnoisetile.a: $(PIC_NOISE)
+	@mkdir -p $(dir $@)
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
+
+$(BUILD)/lib/noisetile.map:
+	@mkdir -p $(dir $@)
+	$(Q)printf '{\n  global: noise_*;\n  local: *;\n};\n' > $@
+
+$(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile.map
+	$(call quiet,LINK,$@)$(CC) -shared -Wl,-soname,libnoisetile.so.$(LIB_MAJOR) -Wl,--version-script,$(BUILD)/lib/noisetile.map \
+	  -o $@ $(PIC_NOISE) -lm
+
+# The pkg-config file names PREFIX (DESTDIR is only where files are staged),
+# so install writes it for the PREFIX of that run.
+PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: noisetile' \
+  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+  'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' 'Libs.private: -lm'
+
+.PHONY: lib install uninstall
+lib: $(LIB_FILES)
+
+install: lib
+	$(Q)install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/noisetile
+	$(Q)install -m 644 noise/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h
+	$(Q)install -m 644 $(BUILD)/lib/libnoisetile.a $(DESTDIR)$(LIBDIR)/libnoisetile.a
+	$(Q)install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
+	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
+	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
+	$(Q)printf '%s\n' $(PC_LINES) > $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+
+uninstall:
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
+	  $(DESTDIR)$(LIBDIR)/libnoisetile.so $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR) \
+	  $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+	-$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/noisetile
 
 # Builds the Dockerfile with buildah (no Docker engine), runs the image and
 # checks it from the host (scripts/image-test.sh). Needs root.

@@ -1,9 +1,10 @@
 /* noise.h: the public interface of the noise core (value, Perlin, simplex,
  * improved noise; fractals, warp; exact analytic gradients).
  *
- * The core uses libc and libm only. It allocates nothing, does no I/O and
- * keeps no global mutable state: every function works on memory the caller
- * owns, so any number of threads may evaluate fields at once.
+ * The core uses libc and libm only. It does no I/O and allocates only in
+ * noise_field_create() (noise_field_init() takes the caller's memory); apart from the chosen instruction-set path (set
+ * once, atomically) it keeps no global mutable state, so any number of
+ * threads may evaluate fields at once.
  *
  * Coordinates are plane coordinates (doubles). A field is a noise_spec: kind,
  * seed and parameters. Its value lies in [-1, 1]; its gradient is in plane
@@ -189,9 +190,69 @@ void noise_eval_points(const noise_spec *spec, size_t n_points, const double *po
 void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step,
                      int width, int height, float *out_values, float *out_grads);
 
-/* Version of the noise output: bumped whenever any value changes, so that
- * caches keyed on it stay valid across builds that compute the same field.
- * tests/test_noise_golden.c pins the output of this version. */
+/* ---- prepared fields ---- */
+
+/* A field prepared once from a spec (octave seeds, frequencies, amplitudes,
+ * improved noise's permutations) and evaluated any number of times. It is
+ * immutable once created: any number of threads may evaluate one field at
+ * once. The noise_eval_* functions above prepare a field on the stack for
+ * each call; they are conveniences for one-off calls and give the same
+ * numbers bit for bit. */
+typedef struct noise_field noise_field;
+
+/* Returns a new field for a copy of *spec (the spec may be freed after), or
+ * NULL if memory ran out. The caller frees it with noise_field_destroy(). The
+ * field uses the instruction-set path active when it was created. */
+noise_field *noise_field_create(const noise_spec *spec);
+/* Frees a field; NULL does nothing. */
+void noise_field_destroy(noise_field *field);
+/* For callers that provide the memory (their own allocator, a static or
+ * stack buffer): the bytes a field takes (about 30 KB), and the field built
+ * in `mem` (noise_field_size() bytes, aligned as malloc aligns). Returns
+ * mem as the field, or NULL if mem is NULL. Nothing to destroy: the caller
+ * releases mem when done with the field. */
+size_t noise_field_size(void);
+noise_field *noise_field_init(void *mem, const noise_spec *spec);
+/* The spec the field was built from (owned by the field). */
+const noise_spec *noise_field_spec(const noise_field *field);
+
+/* As noise_eval_point, noise_eval_points and noise_eval_grid above. */
+double noise_field_point(const noise_field *field, const double *p, int dims, double *grad, int *n_grad);
+void noise_field_points(const noise_field *field, size_t n_points, const double *points, int dims,
+                        double *out_values, double *out_grads);
+void noise_field_grid(const noise_field *field, double x0, double y0, double step, int width, int height,
+                      float *out_values, float *out_grads);
+
+/* ---- instruction-set paths ----
+ *
+ * The core has a scalar reference path and, on x86-64, AVX2 and AVX-512
+ * paths that compute the same numbers bit for bit (no fused multiply-add,
+ * the same operations in the same order), only faster. The best path the
+ * CPU supports is chosen on first use; the NOISE_SIMD environment variable
+ * (scalar, avx2 or avx512) read at that moment, or noise_simd_set(), picks
+ * another, for tests and benchmarks. The choice is the core's one piece of
+ * process-wide state, read and written atomically. */
+typedef enum { NOISE_SIMD_SCALAR = 0, NOISE_SIMD_AVX2, NOISE_SIMD_AVX512, NOISE_SIMD_COUNT } noise_simd;
+
+/* "scalar", "avx2", "avx512"; NULL if out of range. */
+const char *noise_simd_name(noise_simd path);
+/* 1 if this build has the path and this CPU can run it, else 0. */
+int noise_simd_supported(noise_simd path);
+/* The path evaluation uses now (choosing it on first call). */
+noise_simd noise_simd_active(void);
+/* Makes `path` the active one for evaluations and fields begun afterwards.
+ * Returns 0, or NOISE_ERANGE (and changes nothing) if it is not supported. */
+int noise_simd_set(noise_simd path);
+
+/* ---- stability ----
+ *
+ * NOISE_VERSION names the numbers the core computes. While it stays the
+ * same, the same spec and coordinates give the same doubles (and floats)
+ * bit for bit: across releases of this library, on every x86-64 build made
+ * with its Makefile (-ffp-contract=off, no fast-math) and on every
+ * instruction-set path above. A release that changes any value bumps it,
+ * so a caller that caches or stores values (tiles, heightmaps) can key them
+ * on it. Version 1 is pinned by tests/test_noise_golden.c. */
 #define NOISE_VERSION 1
 
 #endif

@@ -8,56 +8,11 @@
  * point value at the same coordinates bit for bit (before float rounding).
  */
 #include "noise.h"
+#include "noise_field.h"
 #include "noise_kernels.h"
 
+#include <stdlib.h>
 #include <string.h>
-
-#define NE_MAX_OCTAVES 16
-#define NE_CHUNK 256
-
-typedef struct ne_layer ne_layer;
-
-/* Base noise of octave k of a layer at n points (plane coordinates xs, and
- * ys[i] or the row's y; t): noise value v[i] and noise-space gradient
- * g[0][i], g[1][i] (and g[2][i] in 3D); the _v variants leave g alone. */
-typedef double ne_grad[3][NE_CHUNK];
-typedef void (*ne_row_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double t,
-                          double *v, ne_grad g);
-typedef void (*ne_pts_fn)(const ne_layer *L, int k, int n, const double *xs, const double *ys, double t,
-                          double *v, ne_grad g);
-
-/* fbm octave k of a row added straight into the sums: acc_v[i] +=
- * amp * v, acc_g[c][i] += amp * freq * g (acc_g NULL: values only). */
-typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
-                          ne_grad acc_g);
-
-typedef struct {
-    ne_row_fn row_v, row_g;
-    ne_pts_fn pts_v, pts_g;
-    ne_acc_fn row_acc; /* NULL: the generic path */
-} ne_base;
-
-struct ne_layer {
-    const ne_base *base;
-    int d3;
-    noise_fractal fractal;
-    int n_oct;
-    uint32_t seed[NE_MAX_OCTAVES];
-    double freq[NE_MAX_OCTAVES];
-    double amp[NE_MAX_OCTAVES];
-    double amp_freq[NE_MAX_OCTAVES];
-    double amp_sum;
-    const unsigned char *perm[NE_MAX_OCTAVES]; /* improved only */
-};
-
-typedef struct {
-    ne_layer layer[3];
-    int n_layers; /* 1, or 3 with warp */
-    int d3;
-    double t;
-    double warp;
-    unsigned char perm_store[3][NE_MAX_OCTAVES][512];
-} ne_field;
 
 /* ---- Improved Noise permutation ---- */
 
@@ -78,7 +33,7 @@ static const unsigned char ne_perlin_permutation[256] = {
 
 /* Seed 0: Ken Perlin's table; other seeds: Fisher-Yates driven by the hash
  * of (seed, i). The 256 entries are repeated to 512 as in the reference. */
-static void ne_build_perm(uint32_t seed, unsigned char perm[512])
+static void ne_build_perm(uint32_t seed, unsigned char perm[NE_PERM_SIZE])
 {
     if (seed == 0) {
         memcpy(perm, ne_perlin_permutation, 256);
@@ -93,6 +48,7 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[512])
         }
     }
     memcpy(perm + 256, perm, 256);
+    memset(perm + 512, 0, NE_PERM_SIZE - 512);
 }
 
 /* ---- per-kind loops ---- */
@@ -304,8 +260,6 @@ NE_TRI2_ROWS(value_tri2, NK_MODE_VALUE)
 NE_TRI2_ROWS(perlin_tri2, NK_MODE_PERLIN)
 NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 
-typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg);
-
 /* The square-lattice 2D rows of one kind, each a call of the inlined
  * ne_sq2_row with constant flags, so the compiler builds one loop per use:
  * fastrow_v / fastrow_g write one octave's values (and gradients), acc adds
@@ -343,21 +297,20 @@ typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
 NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
 
-#define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL }
-#define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL }
+#define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+#define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+#define NE_SQ2BASE(name)                                                                                \
+    { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, name##_acc, 0, name##_floatrow }
 
-/* Indexed by [kind][lattice][d3]; improved and simplex ignore the lattice. */
-static const ne_base ne_bases[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2] = {
+/* The scalar reference, indexed by [kind][lattice][d3]; improved and
+ * simplex ignore the lattice. */
+const ne_base_table ne_bases_scalar = {
     [NOISE_VALUE] = {
-        [NOISE_SQUARE] = { { value_sq2_fastrow_v, value_sq2_fastrow_g, value_sq2_pts_v, value_sq2_pts_g,
-                             value_sq2_acc },
-                           NE_BASE(value_sq3) },
+        [NOISE_SQUARE] = { NE_SQ2BASE(value_sq2), NE_BASE(value_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(value_tri2), NE_BASE(value_tet3) },
     },
     [NOISE_PERLIN] = {
-        [NOISE_SQUARE] = { { perlin_sq2_fastrow_v, perlin_sq2_fastrow_g, perlin_sq2_pts_v, perlin_sq2_pts_g,
-                             perlin_sq2_acc },
-                           NE_BASE(perlin_sq3) },
+        [NOISE_SQUARE] = { NE_SQ2BASE(perlin_sq2), NE_BASE(perlin_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(perlin_tri2), NE_BASE(perlin_tet3) },
     },
     [NOISE_SIMPLEX] = {
@@ -372,12 +325,32 @@ static const ne_base ne_bases[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2] = {
 
 /* ---- field setup ---- */
 
+/* The scalar loops, with the active path's vector twins where it has them. */
+static ne_base ne_pick_base(int kind, int lattice, int d3)
+{
+    ne_base b = ne_bases_scalar[kind][lattice][d3];
+    const ne_base_table *vt = ne_active_bases();
+    if (vt && vt != &ne_bases_scalar) {
+        const ne_base *v = &(*vt)[kind][lattice][d3];
+        if (v->row_v) b.row_v = v->row_v;
+        if (v->row_g) b.row_g = v->row_g;
+        if (v->pts_v) b.pts_v = v->pts_v;
+        if (v->pts_g) b.pts_g = v->pts_g;
+        if (v->row_acc) {
+            b.row_acc = v->row_acc;
+            b.acc_values = v->acc_values;
+        }
+        if (v->float_row) b.float_row = v->float_row;
+    }
+    return b;
+}
+
 static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, int d3,
-                          unsigned char perm_store[][512])
+                          unsigned char (*perm)[NE_PERM_SIZE])
 {
     int kind = (unsigned)spec->kind < NOISE_KIND_COUNT ? (int)spec->kind : NOISE_VALUE;
     int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
-    L->base = &ne_bases[kind][lattice][d3 ? 1 : 0];
+    L->base = ne_pick_base(kind, lattice, d3 ? 1 : 0);
     L->d3 = d3 != 0;
     L->fractal = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? spec->fractal : NOISE_FBM;
     int n = spec->octaves < 1 ? 1 : spec->octaves > NE_MAX_OCTAVES ? NE_MAX_OCTAVES : spec->octaves;
@@ -391,27 +364,45 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
         sum += amp;
         freq *= spec->lacunarity;
         amp *= spec->gain;
-        if (kind == NOISE_IMPROVED) {
-            ne_build_perm(L->seed[k], perm_store[k]);
-            L->perm[k] = perm_store[k];
-        } else {
-            L->perm[k] = NULL;
-        }
+        L->perm[k] = kind == NOISE_IMPROVED ? perm[k] : NULL;
     }
     L->amp_sum = sum;
 }
 
-static void ne_field_init(ne_field *F, const noise_spec *spec, int d3, double t)
+static uint32_t ne_layer_seed(const noise_spec *spec, int layer)
+{
+    return layer == 0 ? spec->seed : nl_derive(spec->seed, layer == 1 ? NL_SALT_WARP_X : NL_SALT_WARP_Y);
+}
+
+static void ne_field_init(ne_field *F, const noise_spec *spec, int d3, double t,
+                          unsigned char (*perm)[NE_MAX_OCTAVES][NE_PERM_SIZE])
 {
     F->d3 = d3;
     F->t = d3 ? t : 0.0;
     F->warp = spec->warp > 0 ? spec->warp : 0.0;
     F->n_layers = F->warp > 0 ? 3 : 1;
-    ne_layer_init(&F->layer[0], spec, spec->seed, d3, F->perm_store[0]);
-    if (F->n_layers == 3) {
-        ne_layer_init(&F->layer[1], spec, nl_derive(spec->seed, NL_SALT_WARP_X), d3, F->perm_store[1]);
-        ne_layer_init(&F->layer[2], spec, nl_derive(spec->seed, NL_SALT_WARP_Y), d3, F->perm_store[2]);
+    for (int l = 0; l < F->n_layers; l++)
+        ne_layer_init(&F->layer[l], spec, ne_layer_seed(spec, l), d3, perm[l]);
+}
+
+/* Fills the prepared field: permutations once (improved), then the shapes
+ * asked for (planar: the spec's 2D or has_t evaluation; solid: 3D points). */
+static void ne_prepare(struct noise_field *F, const noise_spec *spec, int planar, int solid)
+{
+    F->spec = *spec;
+    if (spec->kind == NOISE_IMPROVED) {
+        int n_layers = spec->warp > 0 ? 3 : 1;
+        int n = spec->octaves < 1 ? 1 : spec->octaves > NE_MAX_OCTAVES ? NE_MAX_OCTAVES : spec->octaves;
+        for (int l = 0; l < n_layers; l++) {
+            uint32_t seed = ne_layer_seed(spec, l);
+            for (int k = 0; k < n; k++)
+                ne_build_perm(k == 0 ? seed : nl_derive(seed, (uint32_t)k), F->perm[l][k]);
+        }
     }
+    if (planar)
+        ne_field_init(&F->planar, spec, spec->has_t != 0, spec->t, F->perm);
+    if (solid)
+        ne_field_init(&F->solid, spec, 1, 0.0, F->perm);
 }
 
 /* ---- fractal accumulation (shared by points and grids) ---- */
@@ -436,9 +427,9 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
     if (L->n_oct == 1 && L->fractal == NOISE_FBM) {
         /* one octave of fbm is the base field: (1 * n) / 1 */
         if (ys)
-            (want ? L->base->pts_g : L->base->pts_v)(L, 0, n, xs, ys, t, out_v, out_g);
+            (want ? L->base.pts_g : L->base.pts_v)(L, 0, n, xs, ys, t, out_v, out_g);
         else
-            (want ? L->base->row_g : L->base->row_v)(L, 0, n, xs, row_y, t, out_v, out_g);
+            (want ? L->base.row_g : L->base.row_v)(L, 0, n, xs, row_y, t, out_v, out_g);
         for (int i = 0; i < n; i++)
             out_v[i] = ne_clamp1(out_v[i]); /* see below */
         /* (af * g) / sum, skipping the exact no-ops (x * 1, x / 1) */
@@ -461,16 +452,17 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
             for (int i = 0; i < n; i++)
                 a.g[c][i] = a.wg[c][i] = 0;
     for (int k = 0; k < L->n_oct; k++) {
-        if (L->fractal == NOISE_FBM && !ys && L->base->row_acc && want) {
+        if (L->fractal == NOISE_FBM && !ys && L->base.row_acc && (want || L->base.acc_values)) {
             /* the same fbm step as below, fused into the row loop (with
-             * gradients: three sums; for values alone it measured slower) */
-            L->base->row_acc(L, k, n, xs, row_y, a.v, want ? a.g : NULL);
+             * gradients: three sums; for values alone the scalar loop
+             * measured slower fused, the vector ones faster) */
+            L->base.row_acc(L, k, n, xs, row_y, a.v, want ? a.g : NULL);
             continue;
         }
         if (ys)
-            (want ? L->base->pts_g : L->base->pts_v)(L, k, n, xs, ys, t, nv, ng);
+            (want ? L->base.pts_g : L->base.pts_v)(L, k, n, xs, ys, t, nv, ng);
         else
-            (want ? L->base->row_g : L->base->row_v)(L, k, n, xs, row_y, t, nv, ng);
+            (want ? L->base.row_g : L->base.row_v)(L, k, n, xs, row_y, t, nv, ng);
         double amp = L->amp[k], af = L->amp_freq[k], freq = L->freq[k];
         switch (L->fractal) {
         case NOISE_FBM:
@@ -572,34 +564,37 @@ static void ne_field_eval(const ne_field *F, int n, const double *xs, const doub
 
 /* ---- public ---- */
 
-double noise_eval_point(const noise_spec *spec, const double *p, int dims, double *grad, int *n_grad)
+static double ne_point(const ne_field *planar, const ne_field *solid, const double *p, int dims, double *grad,
+                       int *n_grad)
 {
-    ne_field F;
-    int d3 = dims == 3 || spec->has_t;
-    double t = dims == 3 ? p[2] : spec->t;
-    ne_field_init(&F, spec, d3, t);
+    ne_field F3;
+    const ne_field *F = planar;
+    if (dims == 3) {
+        F3 = *solid;
+        F3.t = p[2];
+        F = &F3;
+    }
     double v;
     ne_grad gbuf; /* chunk-sized; the point is column 0 */
-    ne_field_eval(&F, 1, &p[0], &p[1], 0.0, &v, grad ? gbuf : NULL);
+    ne_field_eval(F, 1, &p[0], &p[1], 0.0, &v, grad ? gbuf : NULL);
     if (grad) {
         grad[0] = gbuf[0][0];
         grad[1] = gbuf[1][0];
-        if (d3)
+        if (F->d3)
             grad[2] = gbuf[2][0];
     }
     if (n_grad)
-        *n_grad = d3 ? 3 : 2;
+        *n_grad = F->d3 ? 3 : 2;
     return v;
 }
 
-void noise_eval_points(const noise_spec *spec, size_t n_points, const double *points, int dims,
-                       double *out_values, double *out_grads)
+static void ne_points(const ne_field *planar, const ne_field *solid, size_t n_points, const double *points,
+                      int dims, double *out_values, double *out_grads)
 {
-    ne_field F;
     ne_grad g;
     if (dims == 3) {
-        /* t varies per point: one field set-up, one point at a time */
-        ne_field_init(&F, spec, 1, 0.0);
+        /* t varies per point: one point at a time */
+        ne_field F = *solid;
         for (size_t i = 0; i < n_points; i++) {
             const double *p = points + 3 * i;
             F.t = p[2];
@@ -610,8 +605,8 @@ void noise_eval_points(const noise_spec *spec, size_t n_points, const double *po
         }
         return;
     }
-    int d3 = spec->has_t != 0, gn = d3 ? 3 : 2;
-    ne_field_init(&F, spec, d3, spec->t);
+    const ne_field *F = planar;
+    int gn = F->d3 ? 3 : 2;
     double xs[NE_CHUNK], ys[NE_CHUNK];
     for (size_t i0 = 0; i0 < n_points; i0 += NE_CHUNK) {
         int m = n_points - i0 < NE_CHUNK ? (int)(n_points - i0) : NE_CHUNK;
@@ -619,7 +614,7 @@ void noise_eval_points(const noise_spec *spec, size_t n_points, const double *po
             xs[i] = points[2 * (i0 + i)];
             ys[i] = points[2 * (i0 + i) + 1];
         }
-        ne_field_eval(&F, m, xs, ys, 0.0, out_values + i0, out_grads ? g : NULL);
+        ne_field_eval(F, m, xs, ys, 0.0, out_values + i0, out_grads ? g : NULL);
         if (out_grads)
             for (int i = 0; i < m; i++)
                 for (int c = 0; c < gn; c++)
@@ -627,24 +622,18 @@ void noise_eval_points(const noise_spec *spec, size_t n_points, const double *po
     }
 }
 
-void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, int width, int height,
-                     float *out_values, float *out_grads)
+static void ne_grid(const ne_field *F, double x0, double y0, double step, int width, int height,
+                    float *out_values, float *out_grads)
 {
     if (width <= 0 || height <= 0)
         return;
-    ne_field F;
-    ne_field_init(&F, spec, spec->has_t != 0, spec->t);
-    const ne_layer *L = &F.layer[0];
-    ne_float_row_fn float_row = NULL;
-    if (F.n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F.d3 && spec->lattice == NOISE_SQUARE)
-        float_row = spec->kind == NOISE_VALUE ? value_sq2_floatrow
-                  : spec->kind == NOISE_PERLIN ? perlin_sq2_floatrow : NULL;
-    if (float_row) {
+    const ne_layer *L = &F->layer[0];
+    if (F->n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F->d3 && L->base.float_row) {
         /* the base field straight into the caller's floats: the same
          * numbers as below, without the intermediate doubles */
         for (int j = 0; j < height; j++)
-            float_row(L, width, x0, step, y0 + (double)j * step, out_values + (size_t)j * (size_t)width,
-                      out_grads ? out_grads + 2 * (size_t)j * (size_t)width : NULL);
+            L->base.float_row(L, width, x0, step, y0 + (double)j * step, out_values + (size_t)j * (size_t)width,
+                              out_grads ? out_grads + 2 * (size_t)j * (size_t)width : NULL);
         return;
     }
     double xs[NE_CHUNK], v[NE_CHUNK];
@@ -655,7 +644,7 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, 
             int m = width - i0 < NE_CHUNK ? width - i0 : NE_CHUNK;
             for (int i = 0; i < m; i++)
                 xs[i] = x0 + (double)(i0 + i) * step;
-            ne_field_eval(&F, m, xs, NULL, y, v, out_grads ? g : NULL);
+            ne_field_eval(F, m, xs, NULL, y, v, out_grads ? g : NULL);
             size_t base = (size_t)j * (size_t)width + (size_t)i0;
             for (int i = 0; i < m; i++)
                 out_values[base + i] = (float)v[i];
@@ -666,4 +655,71 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, 
                 }
         }
     }
+}
+
+noise_field *noise_field_create(const noise_spec *spec)
+{
+    struct noise_field *F = malloc(sizeof *F);
+    if (F)
+        ne_prepare(F, spec, 1, 1);
+    return F;
+}
+
+void noise_field_destroy(noise_field *field) { free(field); }
+
+size_t noise_field_size(void) { return sizeof(struct noise_field); }
+
+noise_field *noise_field_init(void *mem, const noise_spec *spec)
+{
+    struct noise_field *F = mem;
+    if (F)
+        ne_prepare(F, spec, 1, 1);
+    return F;
+}
+
+const noise_spec *noise_field_spec(const noise_field *field) { return &field->spec; }
+
+double noise_field_point(const noise_field *field, const double *p, int dims, double *grad, int *n_grad)
+{
+    return ne_point(&field->planar, &field->solid, p, dims, grad, n_grad);
+}
+
+void noise_field_points(const noise_field *field, size_t n_points, const double *points, int dims,
+                        double *out_values, double *out_grads)
+{
+    ne_points(&field->planar, &field->solid, n_points, points, dims, out_values, out_grads);
+}
+
+void noise_field_grid(const noise_field *field, double x0, double y0, double step, int width, int height,
+                      float *out_values, float *out_grads)
+{
+    ne_grid(&field->planar, x0, y0, step, width, height, out_values, out_grads);
+}
+
+/* The spec-taking conveniences prepare, on the stack, only the shape they
+ * use. */
+
+double noise_eval_point(const noise_spec *spec, const double *p, int dims, double *grad, int *n_grad)
+{
+    struct noise_field F;
+    ne_prepare(&F, spec, dims != 3, dims == 3);
+    return ne_point(&F.planar, &F.solid, p, dims, grad, n_grad);
+}
+
+void noise_eval_points(const noise_spec *spec, size_t n_points, const double *points, int dims,
+                       double *out_values, double *out_grads)
+{
+    struct noise_field F;
+    ne_prepare(&F, spec, dims != 3, dims == 3);
+    ne_points(&F.planar, &F.solid, n_points, points, dims, out_values, out_grads);
+}
+
+void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, int width, int height,
+                     float *out_values, float *out_grads)
+{
+    if (width <= 0 || height <= 0)
+        return;
+    struct noise_field F;
+    ne_prepare(&F, spec, 1, 0);
+    ne_grid(&F.planar, x0, y0, step, width, height, out_values, out_grads);
 }

@@ -133,12 +133,15 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     double *grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
     char *text = NULL;
     size_t len = 0;
-    if (values == NULL || grads == NULL) {
+    /* the batch on one prepared field (improved noise shuffles its
+     * permutations once per request) */
+    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), &qr.spec);
+    if (values == NULL || grads == NULL || field == NULL) {
         rc = ERR_NOMEM;
         goto done;
     }
     if (n > 0)
-        noise_eval_points(&qr.spec, n, b.coords, b.dims, values, grads);
+        noise_field_points(field, n, b.coords, b.dims, values, grads);
     if (batch_answer_json(values, grads, n, g, &text, &len) != 0) {
         rc = ERR_NOMEM;
         goto done;
@@ -151,6 +154,7 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     out->body = text;
     out->size = len;
 done:
+    free(field);
     free(values);
     free(grads);
     batch_free(&b);

@@ -1,7 +1,7 @@
 /* render.c: field -> PNG tile: tile geometry, palettes, hillshading, the
  * zero line (see render.h).
  *
- * One noise_eval_grid() call per tile fills the values (and the gradients
+ * One noise_field_grid() call per tile (on a field prepared for it) fills the values (and the gradients
  * when shading); then each pixel becomes a palette index, a grey level or a
  * shaded RGB colour, and pngenc encodes the result.
  *
@@ -278,14 +278,16 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
     float *values = failalloc_malloc(n_grid * sizeof *values);
     float *grads = opts->shade ? failalloc_malloc(2 * n_grid * sizeof *grads) : NULL;
     unsigned char *pixels = failalloc_malloc(n_px * (size_t)channels);
+    /* the field prepared once for the tile (octave seeds, permutations) */
+    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), spec);
     int rc = RENDER_ENOMEM;
-    if (!values || (opts->shade && !grads) || !pixels)
+    if (!values || (opts->shade && !grads) || !pixels || !field)
         goto done;
 
     double x0, y0;
     render_pixel_center(z, x, y, px, 0, 0, &x0, &y0);
     double step = ldexp(RENDER_WORLD_SIZE, -z) / px;
-    noise_eval_grid(spec, x0, y0, step, gw, gw, values, grads);
+    noise_field_grid(field, x0, y0, step, gw, gw, values, grads);
 
     pngenc_format format;
     unsigned char plte[768];
@@ -342,6 +344,7 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
         rc = RENDER_EPNG;
 
 done:
+    free(field);
     free(pixels);
     free(grads);
     free(values);

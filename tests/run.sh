@@ -43,6 +43,10 @@ done
 for bin in $BUILD/tsan/bin/test_*; do
   [ -x "$bin" ] && run_c "$bin"
 done
+# shell tests (the installed library)
+for sh in tests/test_*.sh; do
+  [ -x "$sh" ] && BUILD=$BUILD run_c "$sh"
+done
 
 node_tests=$(ls tests/setup/*.test.mjs tests/js/*.test.mjs tests/http/*.test.mjs tests/browser/*.test.mjs 2>/dev/null)
 if [ -n "$node_tests" ]; then

@@ -13,6 +13,7 @@
 #include "noise_kernels.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,18 +547,209 @@ static void test_dims3_equals_has_t(void)
     CHECKF(bad == 0, "%d points differ between dims 3 and has_t", bad);
 }
 
+/* ---- instruction-set paths and prepared fields ---- */
+
+/* One field's grids (values and gradients, values alone), a 2D batch, a 3D
+ * batch and single points, at the given place and scale. */
+typedef struct {
+    float gv[37 * 5], gg[2 * 37 * 5], go[37 * 5];
+    double bv[64], bg[3 * 64], tv[64], tg[3 * 64], pv[4], pg[4][3];
+} path_out;
+
+static void path_eval(const noise_spec *s, double x0, double y0, double step, path_out *o)
+{
+    memset(o, 0, sizeof *o);
+    noise_eval_grid(s, x0, y0, step, 37, 5, o->gv, o->gg);
+    noise_eval_grid(s, x0, y0, step, 37, 5, o->go, NULL);
+    double p2[2 * 64], p3[3 * 64];
+    for (int i = 0; i < 64; i++) {
+        /* scattered around the grid, crossing cells in every direction */
+        double dx = (double)((i * 37) % 64) * step * 0.71, dy = (double)((i * 11) % 64) * step * 0.53;
+        p2[2 * i] = x0 + dx;
+        p2[2 * i + 1] = y0 - dy;
+        p3[3 * i] = x0 - dy;
+        p3[3 * i + 1] = y0 + dx;
+        p3[3 * i + 2] = dx - dy;
+    }
+    noise_eval_points(s, 64, p2, 2, o->bv, o->bg);
+    noise_eval_points(s, 64, p3, 3, o->tv, o->tg);
+    for (int i = 0; i < 4; i++)
+        o->pv[i] = noise_eval_point(s, &p2[2 * i], 2, o->pg[i], NULL);
+}
+
+/* Every vector path gives the scalar path's bytes: every kind and lattice,
+ * 2D and 3D, every fractal mode, with and without warp, big and small
+ * cells, one and six octaves, near the origin, far out and beyond the int32
+ * lattice range (where the vector paths hand lanes to the scalar kernel). */
+static void test_paths_agree(void)
+{
+    static const double places[][3] = {
+        { -3.3, 2.1, 1.0 / 16 },  { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
+        { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 }, { -1e12, 1e12, 0.21 },
+    };
+    noise_simd best = noise_simd_active();
+    int ran = 0, configs = 0, bad_configs = 0;
+    path_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
+    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
+        if (!noise_simd_supported((noise_simd)p)) {
+            printf("# paths agree: %s skipped (not on this CPU or build)\n", noise_simd_name((noise_simd)p));
+            continue;
+        }
+        ran++;
+        for (int b = 0; b < TN_N_BASES; b++)
+            for (int d3 = 0; d3 < 2; d3++)
+                for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
+                    for (int w = 0; w < 2; w++)
+                        for (int pl = 0; pl < 6; pl++) {
+                            noise_spec s;
+                            noise_spec_default(&s, tn_bases[b].kind, 77 + (uint32_t)pl);
+                            s.lattice = tn_bases[b].lattice;
+                            s.fractal = (noise_fractal)fr;
+                            s.octaves = pl % 2 ? 6 : 1;
+                            s.warp = w ? 0.8 : 0;
+                            s.has_t = d3;
+                            s.t = 0.3;
+                            s.frequency = pl == 1 ? 0.7 : 1.0;
+                            noise_simd_set(NOISE_SIMD_SCALAR);
+                            path_eval(&s, places[pl][0], places[pl][1], places[pl][2], ref);
+                            noise_simd_set((noise_simd)p);
+                            path_eval(&s, places[pl][0], places[pl][1], places[pl][2], got);
+                            configs++;
+                            if (memcmp(ref, got, sizeof *ref) != 0) {
+                                bad_configs++;
+                                fprintf(stderr, "  %s: %s %s %s warp %d place %d differs from scalar\n",
+                                        noise_simd_name((noise_simd)p), tn_bases[b].name, d3 ? "3D" : "2D",
+                                        tn_fractal_names[fr], w, pl);
+                            }
+                        }
+        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
+    }
+    noise_simd_set(best);
+    free(ref);
+    free(got);
+    printf("# %d vector paths, %d configurations compared\n", ran, configs);
+    CHECKF(bad_configs == 0, "%d of %d configurations differ between paths", bad_configs, configs);
+}
+
+/* A prepared field gives the conveniences' numbers bit for bit, for every
+ * kind (improved with seeds other than 0 too), warp and dims 3. */
+static void test_field_api(void)
+{
+    int bad = 0;
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int m = 0; m < 4; m++) {
+            noise_spec s;
+            noise_spec_default(&s, tn_bases[b].kind, (uint32_t)(m * 1000003u));
+            s.lattice = tn_bases[b].lattice;
+            s.octaves = 1 + 2 * m;
+            s.warp = m % 2 ? 1.25 : 0;
+            s.has_t = m == 2;
+            s.t = 1.5;
+            noise_field *f = noise_field_create(&s);
+            CHECK(f != NULL);
+            if (!f)
+                return;
+            CHECK(memcmp(noise_field_spec(f), &s, sizeof s) == 0);
+            float a[24 * 3], ag[2 * 24 * 3], c[24 * 3], cg[2 * 24 * 3];
+            noise_eval_grid(&s, -5.5, 3.25, 0.3, 24, 3, a, ag);
+            noise_field_grid(f, -5.5, 3.25, 0.3, 24, 3, c, cg);
+            bad += memcmp(a, c, sizeof a) != 0 || memcmp(ag, cg, sizeof ag) != 0;
+            double pts[3 * 10], v1[10], v2[10], g1[30], g2[30];
+            for (int i = 0; i < 30; i++)
+                pts[i] = (double)((i * 7919) % 97) * 0.37 - 18;
+            for (int dims = 2; dims <= 3; dims++) {
+                noise_eval_points(&s, 10, pts, dims, v1, g1);
+                noise_field_points(f, 10, pts, dims, v2, g2);
+                bad += memcmp(v1, v2, sizeof v1) != 0 || memcmp(g1, g2, sizeof(double) * 10 * (dims == 3 || s.has_t ? 3 : 2)) != 0;
+                double gp1[3] = { 0, 0, 0 }, gp2[3] = { 0, 0, 0 };
+                int n1 = 0, n2 = 0;
+                double p1 = noise_eval_point(&s, pts, dims, gp1, &n1), p2 = noise_field_point(f, pts, dims, gp2, &n2);
+                bad += p1 != p2 || n1 != n2 || memcmp(gp1, gp2, sizeof gp1) != 0;
+            }
+            noise_field_destroy(f);
+        }
+    noise_field_destroy(NULL);
+    CHECKF(bad == 0, "%d prepared-field answers differ from the spec-taking calls", bad);
+}
+
+static void test_simd_api(void)
+{
+    CHECK(noise_simd_supported(NOISE_SIMD_SCALAR));
+    CHECK(strcmp(noise_simd_name(NOISE_SIMD_SCALAR), "scalar") == 0);
+    CHECK(strcmp(noise_simd_name(NOISE_SIMD_AVX2), "avx2") == 0);
+    CHECK(strcmp(noise_simd_name(NOISE_SIMD_AVX512), "avx512") == 0);
+    CHECK(noise_simd_name(NOISE_SIMD_COUNT) == NULL);
+    noise_simd best = noise_simd_active();
+    CHECK(noise_simd_supported(best));
+    CHECK(noise_simd_set(NOISE_SIMD_COUNT) == NOISE_ERANGE);
+    CHECK(noise_simd_active() == best);
+    CHECK(noise_simd_set(NOISE_SIMD_SCALAR) == 0 && noise_simd_active() == NOISE_SIMD_SCALAR);
+    noise_simd_set(best);
+    /* without NOISE_SIMD in the environment the best path is chosen */
+    const char *env = getenv("NOISE_SIMD");
+    if (!env)
+        for (int p = best + 1; p < NOISE_SIMD_COUNT; p++)
+            CHECKF(!noise_simd_supported((noise_simd)p), "%s is supported but %s was chosen",
+                   noise_simd_name((noise_simd)p), noise_simd_name(best));
+    printf("# active path: %s (NOISE_SIMD=%s)\n", noise_simd_name(best), env ? env : "unset");
+}
+
+/* Threads share one prepared field. */
+typedef struct {
+    const noise_field *f;
+    float v[64 * 16];
+} share_job;
+
+static void *share_run(void *arg)
+{
+    share_job *j = arg;
+    for (int r = 0; r < 20; r++)
+        noise_field_grid(j->f, 3.5, -1.25, 0.11, 64, 16, j->v, NULL);
+    return NULL;
+}
+
+static void test_field_shared_by_threads(void)
+{
+    noise_spec s;
+    noise_spec_default(&s, NOISE_IMPROVED, 99);
+    s.octaves = 4;
+    s.warp = 0.5;
+    noise_field *f = noise_field_create(&s);
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    static share_job jobs[3];
+    pthread_t th[3];
+    for (int i = 0; i < 3; i++) {
+        jobs[i].f = f;
+        CHECK(pthread_create(&th[i], NULL, share_run, &jobs[i]) == 0);
+    }
+    for (int i = 0; i < 3; i++)
+        pthread_join(th[i], NULL);
+    float want[64 * 16];
+    noise_eval_grid(&s, 3.5, -1.25, 0.11, 64, 16, want, NULL);
+    for (int i = 0; i < 3; i++)
+        CHECK(memcmp(jobs[i].v, want, sizeof want) == 0);
+    noise_field_destroy(f);
+}
+
 int main(void)
 {
-    RUN(test_lattice_points);
-    RUN(test_islands_figures);
-    RUN(test_improved_reference);
-    RUN(test_improved_seeds);
     RUN(test_tables);
-    RUN(test_ranges);
-    RUN(test_far_smooth);
-    RUN(test_no_period);
-    RUN(test_grid_equals_point);
-    RUN(test_dims3_equals_has_t);
-    RUN(test_extreme_coordinates);
+    RUN(test_simd_api);
+    RUN(test_paths_agree);
+    RUN(test_field_api);
+    RUN(test_field_shared_by_threads);
+    /* the behaviour suite on every path the CPU has */
+    RUN_PATHS(test_lattice_points);
+    RUN_PATHS(test_islands_figures);
+    RUN_PATHS(test_improved_reference);
+    RUN_PATHS(test_improved_seeds);
+    RUN_PATHS(test_ranges);
+    RUN_PATHS(test_far_smooth);
+    RUN_PATHS(test_no_period);
+    RUN_PATHS(test_grid_equals_point);
+    RUN_PATHS(test_dims3_equals_has_t);
+    RUN_PATHS(test_extreme_coordinates);
     return t_done();
 }

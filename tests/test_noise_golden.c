@@ -142,7 +142,7 @@ static void test_goldens_distinct(void)
 
 int main(void)
 {
-    RUN(test_goldens);
+    RUN_PATHS(test_goldens);
     RUN(test_goldens_distinct);
     return t_done();
 }

@@ -205,8 +205,8 @@ static void test_frequency_chain_rule(void)
 
 int main(void)
 {
-    RUN(test_gradients_no_warp);
-    RUN(test_gradients_warp);
-    RUN(test_frequency_chain_rule);
+    RUN_PATHS(test_gradients_no_warp);
+    RUN_PATHS(test_gradients_warp);
+    RUN_PATHS(test_frequency_chain_rule);
     return t_done();
 }

@@ -39,4 +39,27 @@ static const tn_base tn_bases[] = {
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
 
+#ifdef TEST_H
+#include <stdio.h>
+
+/* Runs a test once on every instruction-set path (scalar, AVX2, AVX-512),
+ * as "name [path]"; a path this CPU or build lacks is reported as skipped
+ * (a "#" line, not counted). The best path is active again afterwards. */
+static inline void tn_run_paths(const char *name, void (*fn)(void))
+{
+    noise_simd best = noise_simd_active();
+    for (int p = 0; p < NOISE_SIMD_COUNT; p++) {
+        char full[128];
+        snprintf(full, sizeof full, "%s [%s]", name, noise_simd_name((noise_simd)p));
+        if (noise_simd_set((noise_simd)p) != 0) {
+            printf("# %s: skipped, no %s path on this CPU or build\n", full, noise_simd_name((noise_simd)p));
+            continue;
+        }
+        t_run(full, fn);
+    }
+    noise_simd_set(best);
+}
+#define RUN_PATHS(fn) tn_run_paths(#fn, fn)
+#endif
+
 #endif

@@ -33,7 +33,9 @@ function request(agent, port, method, path, body) {
 }
 
 test('SIGTERM under load: every started request completes, the daemon exits 0 with no sanitizer report', { timeout: 90000 }, async () => {
-  const d = await startDaemon({ staticDir: null });
+  // The scalar noise path keeps the slow renders below slow enough to be in
+  // flight at the signal (the AVX2/AVX-512 paths finish them first).
+  const d = await startDaemon({ staticDir: null, env: { NOISE_SIMD: 'scalar' } });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const cached = [];
   for (let x = 0; x < 4; x++) for (let y = 0; y < 2; y++) cached.push(`/perlin/7/4/${x}/${y}.png`);

@@ -1,0 +1,99 @@
+/* noise_avx512.c: the AVX-512 path: the vector kernels of noise_vec.h on
+ * eight doubles (__m512d, AVX-512F) with 32-bit hashes in __m256i (AVX2).
+ * Only functions carry the target, so the file builds with the baseline
+ * x86-64 flags and runs only where noise_simd.c found AVX-512F and AVX2.
+ */
+#include "noise_field.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+
+#include <immintrin.h>
+
+#define NV_W 8
+#define NV_TARGET __attribute__((target("avx512f,avx2")))
+#define NV_FN static inline __attribute__((always_inline, target("avx512f,avx2")))
+
+typedef __m512d vd;
+typedef __m256i vi;
+typedef __mmask8 vm;
+
+NV_FN vd vd_set1(double x) { return _mm512_set1_pd(x); }
+NV_FN vd vd_zero(void) { return _mm512_setzero_pd(); }
+NV_FN vd vd_iota(void) { return _mm512_set_pd(7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 0.0); }
+NV_FN vd vd_loadu(const double *p) { return _mm512_loadu_pd(p); }
+NV_FN void vd_storeu(double *p, vd v) { _mm512_storeu_pd(p, v); }
+NV_FN vd vd_add(vd a, vd b) { return _mm512_add_pd(a, b); }
+NV_FN vd vd_sub(vd a, vd b) { return _mm512_sub_pd(a, b); }
+NV_FN vd vd_mul(vd a, vd b) { return _mm512_mul_pd(a, b); }
+NV_FN vd vd_div(vd a, vd b) { return _mm512_div_pd(a, b); }
+/* a > b ? a : b, as the scalar code's r > 0 ? r : 0.0 */
+NV_FN vd vd_max(vd a, vd b) { return _mm512_max_pd(a, b); }
+NV_FN vd vd_min(vd a, vd b) { return _mm512_min_pd(a, b); }
+NV_FN double vd_hmin(vd v) { return _mm512_reduce_min_pd(v); }
+NV_FN double vd_hmax(vd v) { return _mm512_reduce_max_pd(v); }
+NV_FN vd vd_abs(vd x) { return _mm512_abs_pd(x); }
+NV_FN vd vd_xor_sign(vd x) { return _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_set1_epi64((long long)0x8000000000000000ull))); }
+NV_FN vd vd_sqrt(vd x) { return _mm512_sqrt_pd(x); }
+NV_FN vm vm_not(vm m) { return (vm)~m; }
+NV_FN vd vd_floor(vd x) { return _mm512_roundscale_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
+NV_FN vm vd_eq(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_EQ_OQ); }
+NV_FN vm vd_ge(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GE_OQ); }
+NV_FN vm vd_gt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_GT_OQ); }
+NV_FN vm vd_le(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_LE_OQ); }
+NV_FN vm vd_lt(vd a, vd b) { return _mm512_cmp_pd_mask(a, b, _CMP_LT_OQ); }
+/* m ? a : b */
+NV_FN vd vd_blend(vm m, vd a, vd b) { return _mm512_mask_blend_pd(m, b, a); }
+NV_FN vm vm_and(vm a, vm b) { return (vm)(a & b); }
+NV_FN vm vm_or(vm a, vm b) { return (vm)(a | b); }
+NV_FN int vm_all(vm m) { return m == 0xFF; }
+/* truncation; exact on the floors of nv_index_ok lanes */
+NV_FN vi vd_to_vi(vd x) { return _mm512_cvttpd_epi32(x); }
+NV_FN vd vi_to_vd(vi x) { return _mm512_cvtepi32_pd(x); }
+NV_FN vi vi_set1(int x) { return _mm256_set1_epi32(x); }
+NV_FN vi vi_iota(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
+NV_FN vi vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+NV_FN void vi_storeu(uint32_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, v); }
+NV_FN int vi_first(vi v) { return _mm256_cvtsi256_si32(v); }
+NV_FN int vi_all_eq(vi v, int x)
+{
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x)))) == 0xFF;
+}
+NV_FN vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
+NV_FN vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
+NV_FN vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
+NV_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
+NV_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
+#define vi_shl(a, n) _mm256_slli_epi32(a, n)
+#define vi_shr(a, n) _mm256_srli_epi32(a, n)
+/* every lane a or b; the lanes equal to x as a mask */
+NV_FN int vi_all_eq2(vi v, int a, int b)
+{
+    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(a)), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(b)));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xFF;
+}
+NV_FN vm vi_eq_mask(vi v, int x)
+{
+    return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))));
+}
+NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm256_i32gather_epi32((const int *)(const void *)base, index, 1); }
+NV_FN vm vi_lt_mask(vi v, int x) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(x), v))); }
+NV_FN vm vi_bit_mask(vi v, int bit) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, _mm256_set1_epi32(bit)), _mm256_set1_epi32(bit)))); }
+NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(index, base, 8); }
+/* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
+NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
+NV_FN void vd_store_f2(float *p, vd a, vd b)
+{
+    __m512 fa = _mm512_castps256_ps512(_mm512_cvtpd_ps(a)), fb = _mm512_castps256_ps512(_mm512_cvtpd_ps(b));
+    const __m512i order = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
+    _mm512_storeu_ps(p, _mm512_permutex2var_ps(fa, order, fb));
+}
+
+#include "noise_vec.h"
+
+const ne_base_table *const ne_bases_avx512 = &nv_bases;
+
+#else
+
+const ne_base_table *const ne_bases_avx512 = NULL;
+
+#endif

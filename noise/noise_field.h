@@ -1,0 +1,90 @@
+/* noise_field.h: internal to noise/: a prepared field's layers, the
+ * per-kind base-noise loops they call, and each instruction-set path's table
+ * of those loops (scalar reference in noise_eval.c, vector twins in
+ * noise_avx2.c and noise_avx512.c, picked in noise_simd.c).
+ */
+#ifndef NOISE_FIELD_H
+#define NOISE_FIELD_H
+
+#include "noise.h"
+
+#define NE_MAX_OCTAVES 16
+#define NE_CHUNK 256
+/* An improved-noise permutation: 256 entries twice, then zero padding so a
+ * vector path may read 4 bytes at any entry. */
+#define NE_PERM_SIZE 528
+
+typedef struct ne_layer ne_layer;
+
+/* Base noise of octave k of a layer at n points (plane coordinates xs, and
+ * ys[i] or the row's y; t): noise value v[i] and noise-space gradient
+ * g[0][i], g[1][i] (and g[2][i] in 3D); the _v variants leave g alone. */
+typedef double ne_grad[3][NE_CHUNK];
+typedef void (*ne_row_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double t,
+                          double *v, ne_grad g);
+typedef void (*ne_pts_fn)(const ne_layer *L, int k, int n, const double *xs, const double *ys, double t,
+                          double *v, ne_grad g);
+
+/* fbm octave k of a row added straight into the sums: acc_v[i] +=
+ * amp * v, acc_g[c][i] += amp * freq * g (acc_g NULL: values only). */
+typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                          ne_grad acc_g);
+
+/* A one-octave fbm grid row (sample i at x0 + i * step) straight into the
+ * caller's floats; fg NULL: values only. */
+typedef void (*ne_float_row_fn)(const ne_layer *L, int n, double x0, double step, double y, float *fv,
+                                float *fg);
+
+/* A path's loops for one base noise; a vector path leaves NULL what it does
+ * not speed up, and the scalar loop is used there. */
+typedef struct {
+    ne_row_fn row_v, row_g;
+    ne_pts_fn pts_v, pts_g;
+    ne_acc_fn row_acc;         /* NULL: the generic fbm step */
+    int acc_values;            /* 1: row_acc also for fbm values alone */
+    ne_float_row_fn float_row; /* NULL: through doubles */
+} ne_base;
+
+/* [kind][lattice][d3] */
+typedef ne_base ne_base_table[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2];
+
+struct ne_layer {
+    ne_base base;
+    int d3;
+    noise_fractal fractal;
+    int n_oct;
+    uint32_t seed[NE_MAX_OCTAVES];
+    double freq[NE_MAX_OCTAVES];
+    double amp[NE_MAX_OCTAVES];
+    double amp_freq[NE_MAX_OCTAVES];
+    double amp_sum;
+    const unsigned char *perm[NE_MAX_OCTAVES]; /* improved only */
+};
+
+/* The layers of one evaluation shape (2D or 3D). */
+typedef struct {
+    ne_layer layer[3];
+    int n_layers; /* 1, or 3 with warp */
+    int d3;
+    double t;
+    double warp;
+} ne_field;
+
+/* The public prepared field: the 2D shape (3D when the spec has t), the 3D
+ * shape for points with their own t, and the permutations both point at. */
+struct noise_field {
+    noise_spec spec;
+    ne_field planar;
+    ne_field solid;
+    unsigned char perm[3][NE_MAX_OCTAVES][NE_PERM_SIZE];
+};
+
+/* Each path's table; NULL where the build has no such path. */
+extern const ne_base_table ne_bases_scalar;
+extern const ne_base_table *const ne_bases_avx2;
+extern const ne_base_table *const ne_bases_avx512;
+
+/* The active path's table (noise_simd.c). */
+const ne_base_table *ne_active_bases(void);
+
+#endif

@@ -1,0 +1,1129 @@
+/* noise_vec.h: internal to noise/: the vector twins of the scalar kernels of
+ * noise_kernels.h and of the row loops of noise_eval.c, written once against
+ * a small vector layer (nv_*) that noise_avx2.c (4 doubles) and
+ * noise_avx512.c (8 doubles) define before including this file.
+ *
+ * Every expression is the scalar one, lane by lane, in the same order:
+ * explicit multiplies and adds (the build has -ffp-contract=off and nothing
+ * here asks for a fused multiply-add), floor by round-to-minus-infinity
+ * (exact), max(r, 0) with the scalar's r > 0 ? r : 0 semantics, and the
+ * same table entries by gather. So each lane equals the scalar path bit for
+ * bit. Lanes the vector arithmetic does not cover (a lattice index outside
+ * the int32 range, non-finite coordinates) take the scalar kernel.
+ *
+ * The includer defines: NV_W (lanes), NV_FN (static inline, always inlined,
+ * with the path's target attribute), NV_TARGET (the target attribute), the
+ * types vd (doubles), vi (32-bit ints, NV_W lanes), vm (a lane mask), and
+ * the operations used below; and NV_NAME(x) to give exported tables a
+ * per-path name.
+ */
+#ifndef NOISE_VEC_H
+#define NOISE_VEC_H
+
+#include "noise_field.h"
+#include "noise_kernels.h"
+
+/* ---- helpers over the layer ---- */
+
+NV_FN vd nv_fade(vd t)
+{
+    /* t * t * t * (t * (t * 6 - 15) + 10) */
+    vd a = vd_mul(vd_mul(t, t), t);
+    vd b = vd_add(vd_mul(t, vd_sub(vd_mul(t, vd_set1(6.0)), vd_set1(15.0))), vd_set1(10.0));
+    return vd_mul(a, b);
+}
+
+NV_FN vd nv_dfade(vd t)
+{
+    vd u = vd_mul(t, vd_sub(t, vd_set1(1.0)));
+    return vd_mul(vd_set1(30.0), vd_mul(u, u));
+}
+
+NV_FN vi nv_eat(vi acc, vi data)
+{
+    acc = vi_add(acc, vi_mul(data, vi_set1((int)NL_PRIME_C)));
+    acc = vi_or(vi_shl(acc, 17), vi_shr(acc, 15));
+    return vi_mul(acc, vi_set1((int)NL_PRIME_D));
+}
+
+NV_FN vi nv_avalanche(vi a)
+{
+    a = vi_xor(a, vi_shr(a, 15));
+    a = vi_mul(a, vi_set1((int)NL_PRIME_B));
+    a = vi_xor(a, vi_shr(a, 13));
+    a = vi_mul(a, vi_set1((int)NL_PRIME_C));
+    a = vi_xor(a, vi_shr(a, 16));
+    return a;
+}
+
+/* Lanes whose floor lies in [-2^31, 2^31 - 2]: the index and index + 1 are
+ * int32, where nl_eat64 eats the low word only. False for NaN. */
+NV_FN vm nv_index_ok(vd fl)
+{
+    return vm_and(vd_ge(fl, vd_set1(-2147483648.0)), vd_le(fl, vd_set1(2147483646.0)));
+}
+
+/* byte A of a hash, as a table index */
+NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
+
+/* nl_value_table[byte A of h], computed rather than gathered: the table's
+ * own expression NL_U(b) = b / 255.0 * 2.0 - 1.0, whose every operation is
+ * exact or correctly rounded in both (tests/test_noise.c compares the two
+ * for all 256 bytes). */
+NV_FN vd nv_value_of(vi h)
+{
+    vd b = vi_to_vd(nv_byte(h));
+    return vd_sub(vd_mul(vd_div(b, vd_set1(255.0)), vd_set1(2.0)), vd_set1(1.0));
+}
+
+/* Islands' diamond gradient of byte A of h (nl_diamond_table), computed
+ * as its NL_DGX / NL_DGY expressions; times `scale` unless it is 1
+ * (nl_perlin2_table is the diamond times NL_PERLIN2_SCALE). */
+NV_FN void nv_diamond_of(vi h, double scale, vd *gx, vd *gy)
+{
+    vd u = nv_value_of(h), w = vd_add(u, vd_set1(0.5));
+    vd fl = vd_blend(vd_lt(w, vd_zero()), vd_set1(-1.0), vd_blend(vd_lt(w, vd_set1(1.0)), vd_zero(), vd_set1(1.0)));
+    vd x = vd_sub(u, fl), y = vd_sub(vd_set1(0.5), vd_abs(u));
+    if (scale != 1.0) {
+        x = vd_mul(x, vd_set1(scale));
+        y = vd_mul(y, vd_set1(scale));
+    }
+    *gx = x;
+    *gy = y;
+}
+
+/* ---- square lattice, 2D ---- */
+
+typedef struct {
+    vd p, q, r, s, py, qy, ry, sy, rp, ryp, b;
+} nv_cell2;
+
+/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
+NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+{
+    if (mode == NK_MODE_VALUE) {
+        vd a = nv_value_of(ha), b = nv_value_of(hb), cc = nv_value_of(hc), d = nv_value_of(hd);
+        vd ba = vd_sub(b, a), dc = vd_sub(d, cc);
+        c->p = vd_add(a, vd_mul(ba, sy));
+        c->r = vd_add(cc, vd_mul(dc, sy));
+        c->rp = vd_sub(c->r, c->p);
+        if (want_grad) {
+            c->py = vd_mul(ba, dsy);
+            c->ry = vd_mul(dc, dsy);
+            c->ryp = vd_sub(c->ry, c->py);
+        }
+        return;
+    }
+    vd ga0, ga1, gb0, gb1, gc0, gc1, gd0, gd1;
+    nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
+    nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
+    nv_diamond_of(hc, NL_PERLIN2_SCALE, &gc0, &gc1);
+    nv_diamond_of(hd, NL_PERLIN2_SCALE, &gd0, &gd1);
+    vd ty1 = vd_sub(ty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), sy);
+    c->p = vd_add(vd_mul(ga0, ry), vd_mul(gb0, sy));
+    c->q = vd_add(vd_mul(vd_mul(ga1, ty), ry), vd_mul(vd_mul(gb1, ty1), sy));
+    c->r = vd_add(vd_mul(gc0, ry), vd_mul(gd0, sy));
+    c->s = vd_add(vd_mul(vd_mul(gc1, ty), ry), vd_mul(vd_mul(gd1, ty1), sy));
+    c->rp = vd_sub(c->r, c->p);
+    if (want_grad) {
+        c->py = vd_mul(vd_sub(gb0, ga0), dsy);
+        c->qy = vd_add(vd_add(vd_mul(ga1, ry), vd_mul(gb1, sy)),
+                       vd_mul(vd_sub(vd_mul(gb1, ty1), vd_mul(ga1, ty)), dsy));
+        c->ry = vd_mul(vd_sub(gd0, gc0), dsy);
+        c->sy = vd_add(vd_add(vd_mul(gc1, ry), vd_mul(gd1, sy)),
+                       vd_mul(vd_sub(vd_mul(gd1, ty1), vd_mul(gc1, ty)), dsy));
+        c->ryp = vd_sub(c->ry, c->py);
+        c->b = vd_sub(vd_sub(c->sy, c->ry), c->qy);
+    }
+}
+
+/* nk_value2_sample / nk_perlin2_sample */
+NV_FN vd nv_sq2_sample(int mode, int want_grad, const nv_cell2 *c, vd tx, vd *g0, vd *g1)
+{
+    vd sx = nv_fade(tx);
+    if (mode == NK_MODE_VALUE) {
+        vd e = c->rp;
+        if (want_grad) {
+            *g0 = vd_mul(e, nv_dfade(tx));
+            *g1 = vd_add(c->py, vd_mul(c->ryp, sx));
+        }
+        return vd_add(c->p, vd_mul(e, sx));
+    }
+    vd tx1 = vd_sub(tx, vd_set1(1.0));
+    vd ab = vd_add(vd_mul(tx, c->p), c->q), cd = vd_add(vd_mul(tx1, c->r), c->s), e = vd_sub(cd, ab);
+    if (want_grad) {
+        *g0 = vd_add(vd_add(c->p, vd_mul(c->rp, sx)), vd_mul(e, nv_dfade(tx)));
+        *g1 = vd_add(vd_add(vd_mul(tx, c->py), c->qy), vd_mul(vd_add(vd_mul(tx, c->ryp), c->b), sx));
+    }
+    return vd_add(ab, vd_mul(e, sx));
+}
+
+/* nk_sq2 on every lane; returns 0 (computing nothing) if a lane needs the
+ * scalar kernel. */
+NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    vd fx = vd_floor(x), fy = vd_floor(y);
+    if (!vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy))))
+        return 0;
+    vd tx = vd_add(vd_sub(x, fx), vd_zero()), ty = vd_add(vd_sub(y, fy), vd_zero());
+    vi i = vd_to_vi(fx), j = vd_to_vi(fy), one = vi_set1(1);
+    vi s = vi_set1((int)nl_seed(seed));
+    vi hi0 = nv_eat(s, i), hi1 = nv_eat(s, vi_add(i, one)), j1 = vi_add(j, one);
+    vi ha = nv_avalanche(nv_eat(hi0, j)), hb = nv_avalanche(nv_eat(hi0, j1));
+    vi hc = nv_avalanche(nv_eat(hi1, j)), hd = nv_avalanche(nv_eat(hi1, j1));
+    nv_cell2 c;
+    nv_sq2_cell(mode, want_grad, ha, hb, hc, hd, ty, nv_fade(ty), nv_dfade(ty), &c);
+    *val = nv_sq2_sample(mode, want_grad, &c, tx, g0, g1);
+    return 1;
+}
+
+/* ---- triangle lattice, 2D ---- */
+
+/* A triangle corner's table data: the value (value noise) or the gradient
+ * (a, b), per lane. */
+typedef struct {
+    vd a, b;
+} nv_corner;
+
+NV_FN const double *nv_tri2_table(int mode)
+{
+    return mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
+}
+
+NV_FN nv_corner nv_tri2_gather(int mode, vi h)
+{
+    nv_corner c;
+    if (mode == NK_MODE_VALUE) {
+        c.a = nv_value_of(h);
+        c.b = c.a;
+        return c;
+    }
+    if (mode == NK_MODE_PERLIN) {
+        nv_diamond_of(h, 1.0, &c.a, &c.b);
+        return c;
+    }
+    const double *t = nv_tri2_table(mode);
+    vi ix = vi_shl(nv_byte(h), 1);
+    c.a = vd_gather(t, ix);
+    c.b = vd_gather(t + 1, ix);
+    return c;
+}
+
+NV_FN nv_corner nv_tri2_broadcast(int mode, uint32_t h)
+{
+    nv_corner c;
+    if (mode == NK_MODE_VALUE) {
+        c.a = vd_set1(nl_value_table[h & 255]);
+        c.b = c.a;
+        return c;
+    }
+    const double *t = nv_tri2_table(mode) + 2 * (h & 255);
+    c.a = vd_set1(t[0]);
+    c.b = vd_set1(t[1]);
+    return c;
+}
+
+/* nk_tri2_corner */
+NV_FN vd nv_tri2_corner(int mode, int want_grad, nv_corner cd, vd fx, vd fy, vd *gs0, vd *gs1)
+{
+    vd sum = vd_mul(vd_add(fx, fy), vd_set1(NK_SIMPLEX_G2));
+    vd dx = vd_sub(fx, sum), dy = vd_sub(fy, sum);
+    vd r = vd_sub(vd_sub(vd_set1(0.5), vd_mul(dx, dx)), vd_mul(dy, dy));
+    r = vd_max(r, vd_zero());
+    vd r2 = vd_mul(r, r), r3 = vd_mul(r2, r);
+    vd r38 = vd_mul(vd_set1(8.0), r3);
+    if (mode == NK_MODE_VALUE) {
+        vd v = cd.a;
+        if (want_grad) {
+            vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), v);
+            *gs0 = vd_add(*gs0, vd_mul(k, dx));
+            *gs1 = vd_add(*gs1, vd_mul(k, dy));
+        }
+        return vd_mul(r38, v);
+    }
+    vd gx = cd.a, gy = cd.b;
+    vd dot = vd_add(vd_mul(gx, dx), vd_mul(gy, dy));
+    if (want_grad) {
+        vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), dot);
+        *gs0 = vd_add(*gs0, vd_add(vd_mul(r38, gx), vd_mul(k, dx)));
+        *gs1 = vd_add(*gs1, vd_add(vd_mul(r38, gy), vd_mul(k, dy)));
+    }
+    return vd_mul(r38, dot);
+}
+
+/* nk_tri2_lattice: the skewed cell's corner (as doubles) and fractions */
+NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
+{
+    x = vd_mul(x, vd_set1(NK_SIMPLEX_K2));
+    y = vd_mul(y, vd_set1(NK_SIMPLEX_K2));
+    vd skew = vd_mul(vd_add(x, y), vd_set1(NK_SIMPLEX_F2));
+    vd sx = vd_add(x, skew), sy = vd_add(y, skew);
+    *fli = vd_floor(sx);
+    *flj = vd_floor(sy);
+    *fx = vd_add(vd_sub(sx, *fli), vd_zero());
+    *fy = vd_add(vd_sub(sy, *flj), vd_zero());
+}
+
+/* nk_tri2_blend from the corners (i,j), (i+1,j), (i,j+1), (i+1,j+1) */
+NV_FN vd nv_tri2_blend(int mode, int want_grad, nv_corner c0, nv_corner c1, nv_corner c2, nv_corner c3, vd fx,
+                       vd fy, vd *g0, vd *g1)
+{
+    vm xgy = vd_gt(fx, fy);
+    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+    nv_corner cc;
+    cc.a = vd_blend(xgy, c1.a, c2.a);
+    cc.b = vd_blend(xgy, c1.b, c2.b);
+    vd gs0 = vd_zero(), gs1 = vd_zero();
+    vd v = nv_tri2_corner(mode, want_grad, c0, fx, fy, &gs0, &gs1);
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
+                                 &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
+    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
+                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
+    if (want_grad) {
+        *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
+        *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
+    }
+    return vd_mul(v, vd_set1(scale));
+}
+
+/* nk_tri2 on every lane; 0 if a lane needs the scalar kernel. The corner
+ * picked by fx > fy is hashed once, from its blended index. */
+NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    vd fli, flj, fx, fy;
+    nv_tri2_lattice(x, y, &fli, &flj, &fx, &fy);
+    if (!vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj))))
+        return 0;
+    vi i = vd_to_vi(fli), j = vd_to_vi(flj), one = vi_set1(1);
+    vm xgy = vd_gt(fx, fy);
+    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+    vi s = vi_set1((int)nl_seed(seed));
+    vi h0 = nv_avalanche(nv_eat(nv_eat(s, i), j));
+    vi h3 = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, one)), vi_add(j, one)));
+    vi hc = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, vd_to_vi(ox))), vi_add(j, vd_to_vi(oy))));
+    nv_corner cc = nv_tri2_gather(mode, hc);
+    /* hc stands for both middle corners: the blend picks it either way */
+    *val = nv_tri2_blend(mode, want_grad, nv_tri2_gather(mode, h0), cc, cc, nv_tri2_gather(mode, h3), fx, fy, g0,
+                         g1);
+    return 1;
+}
+
+/* ---- square lattice, 3D ---- */
+
+NV_FN vd nv_neg(vd x) { return vd_xor_sign(x); }
+
+/* nl_octahedron of every lane's hash */
+NV_FN void nv_octahedron(vi h, vd g[3])
+{
+    vd g0 = nv_value_of(h), g1 = nv_value_of(vi_shr(h, 24));
+    vd g2 = vd_sub(vd_sub(vd_set1(1.0), vd_abs(g0)), vd_abs(g1));
+    vd o = vd_max(nv_neg(g2), vd_zero()), no = nv_neg(o);
+    g[0] = vd_add(g0, vd_blend(vd_lt(g0, vd_zero()), o, no));
+    g[1] = vd_add(g1, vd_blend(vd_lt(g1, vd_zero()), o, no));
+    g[2] = g2;
+}
+
+/* nk_lerp4 */
+NV_FN void nv_lerp4(const vd a[4], const vd b[4], vd s, vd ds, int axis, vd out[4])
+{
+    vd dv = vd_sub(b[0], a[0]);
+    out[0] = vd_add(a[0], vd_mul(dv, s));
+    for (int k = 1; k < 4; k++)
+        out[k] = vd_add(a[k], vd_mul(vd_sub(b[k], a[k]), s));
+    out[1 + axis] = vd_add(out[1 + axis], vd_mul(dv, ds));
+}
+
+/* nk_sq3 on every lane; 0 if a lane needs the scalar kernel. */
+NV_FN int nv_sq3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *val, vd g[3])
+{
+    vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
+    if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
+        return 0;
+    vd t[3] = { vd_add(vd_sub(x, fl[0]), vd_zero()), vd_add(vd_sub(y, fl[1]), vd_zero()),
+                vd_add(vd_sub(z, fl[2]), vd_zero()) };
+    vi ix[3] = { vd_to_vi(fl[0]), vd_to_vi(fl[1]), vd_to_vi(fl[2]) }, one = vi_set1(1);
+    vi s = vi_set1((int)nl_seed(seed));
+    vi hx[2] = { nv_eat(s, ix[0]), nv_eat(s, vi_add(ix[0], one)) };
+    vd c[8][4];
+    for (int n = 0; n < 8; n++) {
+        int ox = n >> 2, oy = (n >> 1) & 1, oz = n & 1;
+        vi h = nv_eat(hx[ox], oy ? vi_add(ix[1], one) : ix[1]);
+        h = nv_avalanche(nv_eat(h, oz ? vi_add(ix[2], one) : ix[2]));
+        if (mode == NK_MODE_VALUE) {
+            c[n][0] = nv_value_of(h);
+            c[n][1] = c[n][2] = c[n][3] = vd_zero();
+        } else {
+            vd gr[3];
+            nv_octahedron(h, gr);
+            vd dx = vd_sub(t[0], vd_set1((double)ox)), dy = vd_sub(t[1], vd_set1((double)oy));
+            vd dz = vd_sub(t[2], vd_set1((double)oz));
+            c[n][1] = vd_mul(gr[0], vd_set1(NL_PERLIN3_SCALE));
+            c[n][2] = vd_mul(gr[1], vd_set1(NL_PERLIN3_SCALE));
+            c[n][3] = vd_mul(gr[2], vd_set1(NL_PERLIN3_SCALE));
+            c[n][0] = vd_add(vd_add(vd_mul(c[n][1], dx), vd_mul(c[n][2], dy)), vd_mul(c[n][3], dz));
+        }
+    }
+    vd s0 = nv_fade(t[0]), s1 = nv_fade(t[1]), s2 = nv_fade(t[2]);
+    vd d0 = nv_dfade(t[0]), d1 = nv_dfade(t[1]), d2 = nv_dfade(t[2]);
+    vd zl[4][4], yl[2][4], r[4];
+    for (int n = 0; n < 4; n++)
+        nv_lerp4(c[2 * n], c[2 * n + 1], s2, d2, 2, zl[n]);
+    nv_lerp4(zl[0], zl[1], s1, d1, 1, yl[0]);
+    nv_lerp4(zl[2], zl[3], s1, d1, 1, yl[1]);
+    nv_lerp4(yl[0], yl[1], s0, d0, 0, r);
+    if (want_grad) {
+        g[0] = r[1];
+        g[1] = r[2];
+        g[2] = r[3];
+    }
+    *val = r[0];
+    return 1;
+}
+
+/* ---- tetrahedral lattice, 3D ---- */
+
+/* nk_tet3_corner */
+NV_FN vd nv_tet3_corner(int mode, int want_grad, vi h, vd fx, vd fy, vd fz, vd gs[3])
+{
+    vd sum = vd_mul(vd_add(vd_add(fx, fy), fz), vd_set1(NK_SIMPLEX_G3));
+    vd dx = vd_sub(fx, sum), dy = vd_sub(fy, sum), dz = vd_sub(fz, sum);
+    vd r = vd_sub(vd_sub(vd_sub(vd_set1(0.5), vd_mul(dx, dx)), vd_mul(dy, dy)), vd_mul(dz, dz));
+    r = vd_max(r, vd_zero());
+    vd r2 = vd_mul(r, r), r3 = vd_mul(r2, r), r38 = vd_mul(vd_set1(8.0), r3);
+    if (mode == NK_MODE_VALUE) {
+        vd v = nv_value_of(h);
+        if (want_grad) {
+            vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), v);
+            gs[0] = vd_add(gs[0], vd_mul(k, dx));
+            gs[1] = vd_add(gs[1], vd_mul(k, dy));
+            gs[2] = vd_add(gs[2], vd_mul(k, dz));
+        }
+        return vd_mul(r38, v);
+    }
+    vd gr[3];
+    nv_octahedron(h, gr);
+    if (mode == NK_MODE_SIMPLEX) {
+        vd len2 = vd_add(vd_add(vd_mul(gr[0], gr[0]), vd_mul(gr[1], gr[1])), vd_mul(gr[2], gr[2]));
+        vd inv = vd_div(vd_set1(1.0), vd_sqrt(len2));
+        for (int c = 0; c < 3; c++)
+            gr[c] = vd_mul(gr[c], inv);
+    }
+    vd dot = vd_add(vd_add(vd_mul(gr[0], dx), vd_mul(gr[1], dy)), vd_mul(gr[2], dz));
+    if (want_grad) {
+        vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), dot);
+        gs[0] = vd_add(gs[0], vd_add(vd_mul(r38, gr[0]), vd_mul(k, dx)));
+        gs[1] = vd_add(gs[1], vd_add(vd_mul(r38, gr[1]), vd_mul(k, dy)));
+        gs[2] = vd_add(gs[2], vd_add(vd_mul(r38, gr[2]), vd_mul(k, dz)));
+    }
+    return vd_mul(r38, dot);
+}
+
+NV_FN vd nv_bit(vm m) { return vd_blend(m, vd_set1(1.0), vd_zero()); }
+
+NV_FN vi nv_hash3(vi s, vi i, vi j, vi k) { return nv_avalanche(nv_eat(nv_eat(nv_eat(s, i), j), k)); }
+
+/* nk_tet3 on every lane; 0 if a lane needs the scalar kernel. The two
+ * middle corners come from the order of the fractions, as blends. */
+NV_FN int nv_tet3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *val, vd g[3])
+{
+    x = vd_mul(x, vd_set1(NK_SIMPLEX_K3));
+    y = vd_mul(y, vd_set1(NK_SIMPLEX_K3));
+    z = vd_mul(z, vd_set1(NK_SIMPLEX_K3));
+    vd skew = vd_mul(vd_add(vd_add(x, y), z), vd_set1(NK_SIMPLEX_F3));
+    vd sx = vd_add(x, skew), sy = vd_add(y, skew), sz = vd_add(z, skew);
+    vd fli = vd_floor(sx), flj = vd_floor(sy), flk = vd_floor(sz);
+    if (!vm_all(vm_and(vm_and(nv_index_ok(fli), nv_index_ok(flj)), nv_index_ok(flk))))
+        return 0;
+    vd fx = vd_add(vd_sub(sx, fli), vd_zero()), fy = vd_add(vd_sub(sy, flj), vd_zero());
+    vd fz = vd_add(vd_sub(sz, flk), vd_zero());
+    vm xy = vd_ge(fx, fy), yz = vd_ge(fy, fz), xz = vd_ge(fx, fz);
+    vm nxy = vm_not(xy), nyz = vm_not(yz), nxz = vm_not(xz);
+    vd a1 = nv_bit(vm_and(xy, vm_or(yz, xz))), b1 = nv_bit(vm_and(nxy, yz));
+    vd c1 = vd_blend(xy, nv_bit(vm_and(nyz, nxz)), nv_bit(nyz));
+    vd a2 = nv_bit(vm_or(xy, vm_and(yz, xz))), b2 = nv_bit(vm_or(nxy, yz));
+    vd c2 = vd_blend(xy, nv_bit(nyz), nv_bit(vm_or(nyz, nxz)));
+    vi i = vd_to_vi(fli), j = vd_to_vi(flj), k = vd_to_vi(flk), one = vi_set1(1);
+    vi s = vi_set1((int)nl_seed(seed));
+    vi h0 = nv_hash3(s, i, j, k);
+    vi h1 = nv_hash3(s, vi_add(i, vd_to_vi(a1)), vi_add(j, vd_to_vi(b1)), vi_add(k, vd_to_vi(c1)));
+    vi h2 = nv_hash3(s, vi_add(i, vd_to_vi(a2)), vi_add(j, vd_to_vi(b2)), vi_add(k, vd_to_vi(c2)));
+    vi h3 = nv_hash3(s, vi_add(i, one), vi_add(j, one), vi_add(k, one));
+    vd gs[3] = { vd_zero(), vd_zero(), vd_zero() }, one_d = vd_set1(1.0);
+    vd v = nv_tet3_corner(mode, want_grad, h0, fx, fy, fz, gs);
+    v = vd_add(v, nv_tet3_corner(mode, want_grad, h1, vd_sub(fx, a1), vd_sub(fy, b1), vd_sub(fz, c1), gs));
+    v = vd_add(v, nv_tet3_corner(mode, want_grad, h2, vd_sub(fx, a2), vd_sub(fy, b2), vd_sub(fz, c2), gs));
+    v = vd_add(v, nv_tet3_corner(mode, want_grad, h3, vd_sub(fx, one_d), vd_sub(fy, one_d), vd_sub(fz, one_d), gs));
+    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE3_SCALE
+                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN3_SCALE : NK_SIMPLEX3_SCALE;
+    if (want_grad)
+        for (int c = 0; c < 3; c++)
+            g[c] = vd_mul(gs[c], vd_set1(scale * NK_SIMPLEX_K3));
+    *val = vd_mul(v, vd_set1(scale));
+    return 1;
+}
+
+/* Base noise of a 3D octave (lat: NV_SQ2 for the square lattice, NV_TRI2
+ * for the tetrahedral one) at n points (ys NULL: the row's y), t the
+ * layer's t. */
+NV_FN void nv_pts3(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                      const double *ys, double y, double t, double *v, ne_grad g)
+{
+    uint32_t seed = L->seed[k];
+    double f = L->freq[k], qy = y * f, qz = t * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy), vqz = vd_set1(qz);
+    int i = 0;
+    for (; i + NV_W <= n; i += NV_W) {
+        vd x = vd_mul(vd_loadu(xs + i), vf), yy = ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, val, gv[3];
+        gv[0] = gv[1] = gv[2] = vd_zero();
+        if (lat == 0 ? nv_sq3(mode, want_grad, seed, x, yy, vqz, &val, gv)
+                     : nv_tet3(mode, want_grad, seed, x, yy, vqz, &val, gv)) {
+            vd_storeu(v + i, val);
+            if (want_grad)
+                for (int c = 0; c < 3; c++)
+                    vd_storeu(g[c] + i, gv[c]);
+            continue;
+        }
+        for (int l = 0; l < NV_W; l++) {
+            double gd[3];
+            double qx = xs[i + l] * f, qyl = ys ? ys[i + l] * f : qy;
+            v[i + l] = lat == 0 ? nk_sq3(mode, seed, qx, qyl, qz, want_grad, gd) : nk_tet3(mode, seed, qx, qyl, qz, want_grad, gd);
+            if (want_grad)
+                for (int c = 0; c < 3; c++)
+                    g[c][i + l] = gd[c];
+        }
+    }
+    for (; i < n; i++) {
+        double gd[3];
+        double qx = xs[i] * f, qyl = ys ? ys[i] * f : qy;
+        v[i] = lat == 0 ? nk_sq3(mode, seed, qx, qyl, qz, want_grad, gd) : nk_tet3(mode, seed, qx, qyl, qz, want_grad, gd);
+        if (want_grad)
+            for (int c = 0; c < 3; c++)
+                g[c][i] = gd[c];
+    }
+}
+
+/* ---- Ken Perlin's Improved Noise ---- */
+
+/* perm[index] per lane (the permutation is padded, so 4 bytes can be read
+ * at any entry) */
+NV_FN vi nv_perm(const unsigned char *perm, vi index) { return vi_and(vi_gather_bytes(perm, index), vi_set1(255)); }
+
+/* nk_imp_grad: (value, d/dx, d/dy, d/dz) of the hash's gradient */
+NV_FN void nv_imp_grad(vi hash, vd x, vd y, vd z, vd out[4])
+{
+    vi h = vi_and(hash, vi_set1(15));
+    vm h_lt8 = vi_lt_mask(h, 8), h_lt4 = vi_lt_mask(h, 4);
+    vm h_x = vm_or(vi_eq_mask(h, 12), vi_eq_mask(h, 14)); /* v picks x */
+    vm u_x = h_lt8, v_y = h_lt4, v_z = vm_not(vm_or(h_lt4, h_x));
+    vd su = vd_blend(vi_bit_mask(h, 1), vd_set1(-1.0), vd_set1(1.0));
+    vd sv = vd_blend(vi_bit_mask(h, 2), vd_set1(-1.0), vd_set1(1.0));
+    vd pu = vd_blend(u_x, x, y), pv = vd_blend(v_y, y, vd_blend(h_x, x, z));
+    out[0] = vd_add(vd_mul(su, pu), vd_mul(sv, pv));
+    /* 0 + su or 0 + sv where the component is u or v (never both) */
+    vd zero = vd_zero();
+    out[1] = vd_add(zero, vd_blend(u_x, su, vd_blend(h_x, sv, zero)));
+    out[2] = vd_add(zero, vd_blend(u_x, vd_blend(v_y, sv, zero), su));
+    out[3] = vd_add(zero, vd_blend(v_z, sv, zero));
+}
+
+/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. */
+NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd z, vd *val, vd g[3])
+{
+    vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
+    if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
+        return 0;
+    vd fx = vd_add(vd_sub(x, fl[0]), vd_zero()), fy = vd_add(vd_sub(y, fl[1]), vd_zero());
+    vd fz = vd_add(vd_sub(z, fl[2]), vd_zero());
+    vi b255 = vi_set1(255), one = vi_set1(1);
+    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
+    vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
+    vi A = vi_add(nv_perm(perm, X), Y), AA = vi_add(nv_perm(perm, A), Z), AB = vi_add(nv_perm(perm, vi_add(A, one)), Z);
+    vi B = vi_add(nv_perm(perm, vi_add(X, one)), Y), BA = vi_add(nv_perm(perm, B), Z);
+    vi BB = vi_add(nv_perm(perm, vi_add(B, one)), Z);
+    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d), fz1 = vd_sub(fz, one_d);
+    vd c[8][4];
+    nv_imp_grad(nv_perm(perm, AA), fx, fy, fz, c[0]);
+    nv_imp_grad(nv_perm(perm, BA), fx1, fy, fz, c[1]);
+    nv_imp_grad(nv_perm(perm, AB), fx, fy1, fz, c[2]);
+    nv_imp_grad(nv_perm(perm, BB), fx1, fy1, fz, c[3]);
+    nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
+    nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
+    nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
+    nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
+    vd du = nv_dfade(fx), dv = nv_dfade(fy), dw = nv_dfade(fz);
+    vd x0[4], x1[4], x2[4], x3[4], y0[4], y1[4], r[4];
+    nv_lerp4(c[0], c[1], u, du, 0, x0);
+    nv_lerp4(c[2], c[3], u, du, 0, x1);
+    nv_lerp4(c[4], c[5], u, du, 0, x2);
+    nv_lerp4(c[6], c[7], u, du, 0, x3);
+    nv_lerp4(x0, x1, v, dv, 1, y0);
+    nv_lerp4(x2, x3, v, dv, 1, y1);
+    nv_lerp4(y0, y1, w, dw, 2, r);
+    vm out = vm_or(vd_gt(r[0], one_d), vd_lt(r[0], vd_set1(-1.0)));
+    r[0] = vd_blend(out, vd_blend(vd_gt(r[0], vd_zero()), one_d, vd_set1(-1.0)), r[0]);
+    if (want_grad)
+        for (int k = 0; k < 3; k++)
+            g[k] = vd_blend(out, vd_zero(), r[1 + k]);
+    *val = r[0];
+    return 1;
+}
+
+/* Improved noise of octave k at n points (ys NULL: the row's y); d3 0: the
+ * z = 0 slice, 1: z = t. */
+NV_FN void nv_improved_pts(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                           const double *ys, double y, double t, double *v, ne_grad g)
+{
+    const unsigned char *perm = L->perm[k];
+    double f = L->freq[k], qy = y * f, qz = d3 ? t * f : 0.0;
+    vd vf = vd_set1(f), vqy = vd_set1(qy), vqz = vd_set1(qz);
+    int nc = d3 ? 3 : 2, i = 0;
+    for (; i + NV_W <= n; i += NV_W) {
+        vd x = vd_mul(vd_loadu(xs + i), vf), yy = ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, val, gv[3];
+        gv[0] = gv[1] = gv[2] = vd_zero();
+        if (nv_improved3(perm, want_grad, x, yy, vqz, &val, gv)) {
+            vd_storeu(v + i, val);
+            if (want_grad)
+                for (int c = 0; c < nc; c++)
+                    vd_storeu(g[c] + i, gv[c]);
+            continue;
+        }
+        for (int l = 0; l < NV_W; l++) {
+            double gd[3];
+            v[i + l] = nk_improved3(perm, xs[i + l] * f, ys ? ys[i + l] * f : qy, qz, want_grad, gd);
+            if (want_grad)
+                for (int c = 0; c < nc; c++)
+                    g[c][i + l] = gd[c];
+        }
+    }
+    for (; i < n; i++) {
+        double gd[3];
+        v[i] = nk_improved3(perm, xs[i] * f, ys ? ys[i] * f : qy, qz, want_grad, gd);
+        if (want_grad)
+            for (int c = 0; c < nc; c++)
+                g[c][i] = gd[c];
+    }
+}
+
+/* ---- loops: points, rows, fbm accumulation, float rows ---- */
+
+enum { NV_SQ2 = 0, NV_TRI2 = 1 };
+
+NV_FN int nv_kernel2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    if (lat == NV_SQ2)
+        return nv_sq2(mode, want_grad, seed, x, y, val, g0, g1);
+    return nv_tri2(mode, want_grad, seed, x, y, val, g0, g1);
+}
+
+NV_FN double nv_scalar2(int lat, int mode, int want_grad, uint32_t seed, double x, double y, double *g)
+{
+    if (lat == NV_SQ2)
+        return nk_sq2(mode, seed, x, y, want_grad, g);
+    return nk_tri2(mode, seed, x, y, want_grad, g);
+}
+
+/* nv_kernel2, or lane by lane the scalar kernel where it cannot run */
+NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    if (nv_kernel2(lat, mode, want_grad, seed, x, y, val, g0, g1))
+        return;
+    double X[NV_W], Y[NV_W], V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(X, x);
+    vd_storeu(Y, y);
+    for (int l = 0; l < NV_W; l++) {
+        double gd[2] = { 0, 0 };
+        V[l] = nv_scalar2(lat, mode, want_grad, seed, X[l], Y[l], gd);
+        G0[l] = gd[0];
+        G1[l] = gd[1];
+    }
+    *val = vd_loadu(V);
+    *g0 = vd_loadu(G0);
+    *g1 = vd_loadu(G1);
+}
+
+/* Base noise of octave k at n points (ys NULL: all at the row's y). */
+NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                   const double *ys, double y, double *v, ne_grad g)
+{
+    uint32_t seed = L->seed[k];
+    double f = L->freq[k], qy = y * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    int i = 0;
+    for (; i + NV_W <= n; i += NV_W) {
+        vd val, g0 = vd_zero(), g1 = vd_zero();
+        nv_eval2(lat, mode, want_grad, seed, vd_mul(vd_loadu(xs + i), vf), ys ? vd_mul(vd_loadu(ys + i), vf) : vqy,
+                 &val, &g0, &g1);
+        vd_storeu(v + i, val);
+        if (want_grad) {
+            vd_storeu(g[0] + i, g0);
+            vd_storeu(g[1] + i, g1);
+        }
+    }
+    for (; i < n; i++) {
+        double gd[2];
+        v[i] = nv_scalar2(lat, mode, want_grad, seed, xs[i] * f, ys ? ys[i] * f : qy, gd);
+        if (want_grad) {
+            g[0][i] = gd[0];
+            g[1][i] = gd[1];
+        }
+    }
+}
+
+/* Output of a row's samples i .. i+m-1, as ne_sq2_row's to_float modes:
+ * 0 noise values and gradients, 1 a finished one-octave fbm row in floats,
+ * 2 the octave added into fbm sums. */
+NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
+                   double *v, ne_grad g, float *fv, float *fg)
+{
+    double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
+    if (to_float == 1 && want_grad && (af != 1.0 || sum != 1.0)) {
+        vd vaf = vd_set1(af), vsum = vd_set1(sum);
+        g0 = vd_div(vd_mul(vaf, g0), vsum);
+        g1 = vd_div(vd_mul(vaf, g1), vsum);
+    }
+    if (to_float == 2) {
+        vd vamp = vd_set1(amp), vaf = vd_set1(af);
+        val = vd_mul(vamp, val);
+        g0 = vd_mul(vaf, g0);
+        g1 = vd_mul(vaf, g1);
+    }
+    if (m == NV_W) {
+        if (to_float == 1) {
+            vd_store_f(fv + i, val);
+            if (want_grad)
+                vd_store_f2(fg + 2 * i, g0, g1);
+        } else if (to_float == 2) {
+            vd_storeu(v + i, vd_add(vd_loadu(v + i), val));
+            if (want_grad) {
+                vd_storeu(g[0] + i, vd_add(vd_loadu(g[0] + i), g0));
+                vd_storeu(g[1] + i, vd_add(vd_loadu(g[1] + i), g1));
+            }
+        } else {
+            vd_storeu(v + i, val);
+            if (want_grad) {
+                vd_storeu(g[0] + i, g0);
+                vd_storeu(g[1] + i, g1);
+            }
+        }
+        return;
+    }
+    double V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(V, val);
+    vd_storeu(G0, g0);
+    vd_storeu(G1, g1);
+    for (int l = 0; l < m; l++) {
+        if (to_float == 1) {
+            fv[i + l] = (float)V[l];
+            if (want_grad) {
+                fg[2 * (i + l)] = (float)G0[l];
+                fg[2 * (i + l) + 1] = (float)G1[l];
+            }
+        } else if (to_float == 2) {
+            v[i + l] += V[l];
+            if (want_grad) {
+                g[0][i + l] += G0[l];
+                g[1][i + l] += G1[l];
+            }
+        } else {
+            v[i + l] = V[l];
+            if (want_grad) {
+                g[0][i + l] = G0[l];
+                g[1][i + l] = G1[l];
+            }
+        }
+    }
+}
+
+/* Plane x of row samples i .. i+NV_W-1 (past n: repeats of the last). */
+NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
+{
+    if (!xs)
+        return vd_add(vd_set1(x0), vd_mul(vd_add(vd_iota(), vd_set1((double)i)), vd_set1(step)));
+    if (i + NV_W <= n)
+        return vd_loadu(xs + i);
+    double X[NV_W];
+    for (int l = 0; l < NV_W; l++)
+        X[l] = xs[i + l < n ? i + l : n - 1];
+    return vd_loadu(X);
+}
+
+/* The corner data of one skewed cell, broadcast. */
+typedef struct {
+    nv_corner c[4];
+} nv_tri2_cell;
+
+NV_FN void nv_tri2_cell_at(int mode, uint32_t seed_state, double fi, double fj, nv_tri2_cell *cell)
+{
+    uint32_t h[4];
+    nk_tri2_hashes(seed_state, (uint64_t)(int64_t)fi, (uint64_t)(int64_t)fj, h);
+    for (int q = 0; q < 4; q++)
+        cell->c[q] = nv_tri2_broadcast(mode, h[q]);
+}
+
+/* Rows of the triangle lattice. Along a row the skewed cell changes about
+ * every 16 samples (at 16 per unit), so a vector's lanes lie in the cell of
+ * the previous vector's last lane or in that of its own last lane: each
+ * cell's corner hashes are computed once, and the lanes take their cell's
+ * corner data by broadcast and blend. A vector spanning more cells, or
+ * outside the int32 lattice range, takes the whole kernel. Output as
+ * nv_emit's to_float 0 (doubles) or 1 (a one-octave fbm row in floats). */
+NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    double f = L->freq[k], qy = y * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    vd ci = vd_set1(NAN), cj = vd_set1(NAN);
+    nv_tri2_cell cur;
+    for (int q = 0; q < 4; q++)
+        cur.c[q].a = cur.c[q].b = vd_zero();
+    for (int i = 0; i < n; i += NV_W) {
+        int m = n - i < NV_W ? n - i : NV_W;
+        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
+        vd fli, flj, fx, fy, val, g0 = vd_zero(), g1 = vd_zero();
+        nv_tri2_lattice(x, vqy, &fli, &flj, &fx, &fy);
+        vm in_cur = vm_and(vd_eq(fli, ci), vd_eq(flj, cj));
+        if (vm_all(in_cur)) {
+            val = nv_tri2_blend(mode, want_grad, cur.c[0], cur.c[1], cur.c[2], cur.c[3], fx, fy, &g0, &g1);
+        } else {
+            double I[NV_W], J[NV_W];
+            vd_storeu(I, fli);
+            vd_storeu(J, flj);
+            double li = I[m - 1], lj = J[m - 1];
+            if (li >= -2147483648.0 && li <= 2147483646.0 && lj >= -2147483648.0 && lj <= 2147483646.0) {
+                nv_tri2_cell next;
+                nv_tri2_cell_at(mode, s, li, lj, &next);
+                vd vli = vd_set1(li), vlj = vd_set1(lj);
+                vm in_next = vm_and(vd_eq(fli, vli), vd_eq(flj, vlj));
+                if (vm_all(vm_or(in_cur, in_next))) {
+                    nv_corner c[4];
+                    for (int q = 0; q < 4; q++) {
+                        c[q].a = vd_blend(in_next, next.c[q].a, cur.c[q].a);
+                        c[q].b = vd_blend(in_next, next.c[q].b, cur.c[q].b);
+                    }
+                    val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
+                } else {
+                    nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+                }
+                cur = next;
+                ci = vli;
+                cj = vlj;
+            } else {
+                nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+            }
+        }
+        nv_emit(want_grad, to_float, L, k, i, m, val, g0, g1, v, g, fv, fg);
+    }
+}
+
+/* A row is taken in chunks of at most this many samples. */
+#define NV_ROW_CHUNK 256
+/* Cells this small (in samples) do not pay for sharing a cell's work. */
+#define NV_SQ2_SHARE_MIN 1.0
+/* Cells a chunk may touch on the shared path (more: the whole kernel). */
+#define NV_ROW_CELLS (NV_ROW_CHUNK / 2 + 8)
+
+/* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
+ * chunk's cells are set up first, NV_W cells at a time (column hashes, then
+ * each cell's blend coefficients, as nk_*2_cell), and each sample vector
+ * takes its cells' coefficients (one broadcast when the lanes share a cell,
+ * a gather when they straddle) into the sample stage. The fraction inside a
+ * cell is x - floor(x) + 0.0, the scalar row's x - lo + 0.0. Smaller cells,
+ * and rows outside the int32 lattice range, take the whole kernel per lane. */
+NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                      double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    double f = L->freq[k], qy = y * f, ty;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    uint64_t j = nl_floor(qy, &ty);
+    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
+    int share = cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0 && (j + 0x80000000u) < 0xFFFFFFFFu;
+    double sy = nl_fade(ty), dsy = nl_dfade(ty);
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+        int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
+        double X[NV_ROW_CHUNK + NV_W];
+        double lo = 0, hi = 0;
+        if (share) {
+            vd mn = vd_set1(INFINITY), mx = vd_set1(-INFINITY);
+            vm ok = vd_ge(vd_zero(), vd_zero());
+            for (int i = 0; i < m; i += NV_W) {
+                vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
+                vd_storeu(X + i, x);
+                mn = vd_min(mn, x);
+                mx = vd_max(mx, x);
+                ok = vm_and(ok, vm_and(vd_ge(x, vd_set1(-2147483648.0)), vd_lt(x, vd_set1(2147483640.0))));
+            }
+            lo = floor(vd_hmin(mn));
+            hi = floor(vd_hmax(mx));
+            share = vm_all(ok) && hi - lo < NV_ROW_CELLS;
+        }
+        if (!share) {
+            for (int i = 0; i < m; i += NV_W) {
+                vd val, g0 = vd_zero(), g1 = vd_zero();
+                nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
+                         &g0, &g1);
+                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv,
+                        fg);
+            }
+            continue;
+        }
+        /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1) */
+        int n_cells = (int)(hi - lo) + 1;
+        uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
+        vi vs = vi_set1((int)s), vj = vi_set1((int)(uint32_t)j), vj1 = vi_set1((int)(uint32_t)(j + 1));
+        for (int c = 0; c <= n_cells; c += NV_W) {
+            vi col = vi_add(vi_set1((int)lo + c), vi_iota());
+            vi h = nv_eat(vs, col);
+            vi_storeu(ca + c, nv_avalanche(nv_eat(h, vj)));
+            vi_storeu(cb + c, nv_avalanche(nv_eat(h, vj1)));
+        }
+        /* the cells' coefficients */
+        double cp[NV_ROW_CELLS + NV_W], cq[NV_ROW_CELLS + NV_W], cr[NV_ROW_CELLS + NV_W],
+            cs[NV_ROW_CELLS + NV_W], crp[NV_ROW_CELLS + NV_W], cpy[NV_ROW_CELLS + NV_W],
+            cqy[NV_ROW_CELLS + NV_W], cryp[NV_ROW_CELLS + NV_W], cbb[NV_ROW_CELLS + NV_W];
+        vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
+        for (int c = 0; c < n_cells; c += NV_W) {
+            nv_cell2 cell;
+            nv_sq2_cell(mode, want_grad, vi_loadu(ca + c), vi_loadu(cb + c), vi_loadu(ca + c + 1),
+                        vi_loadu(cb + c + 1), vty, vsy, vdsy, &cell);
+            vd_storeu(cp + c, cell.p);
+            vd_storeu(crp + c, cell.rp);
+            if (mode == NK_MODE_PERLIN) {
+                vd_storeu(cq + c, cell.q);
+                vd_storeu(cr + c, cell.r);
+                vd_storeu(cs + c, cell.s);
+            }
+            if (want_grad) {
+                vd_storeu(cpy + c, cell.py);
+                vd_storeu(cryp + c, cell.ryp);
+                if (mode == NK_MODE_PERLIN) {
+                    vd_storeu(cqy + c, cell.qy);
+                    vd_storeu(cbb + c, cell.b);
+                }
+            }
+        }
+        vd vlo = vd_set1(lo);
+        for (int i = 0; i < m; i += NV_W) {
+            vd x = vd_loadu(X + i), fl = vd_floor(x);
+            vd tx = vd_add(vd_sub(x, fl), vd_zero());
+            vi idx = vd_to_vi(vd_sub(fl, vlo));
+            int c = vi_first(idx);
+            nv_cell2 cell;
+            if (vi_all_eq(idx, c)) {
+                cell.p = vd_set1(cp[c]);
+                cell.rp = vd_set1(crp[c]);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = vd_set1(cq[c]);
+                    cell.r = vd_set1(cr[c]);
+                    cell.s = vd_set1(cs[c]);
+                }
+                if (want_grad) {
+                    cell.py = vd_set1(cpy[c]);
+                    cell.ryp = vd_set1(cryp[c]);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = vd_set1(cqy[c]);
+                        cell.b = vd_set1(cbb[c]);
+                    }
+                }
+            } else if (vi_all_eq2(idx, c, c + 1)) {
+                /* a cell border inside the vector: two broadcasts */
+                vm m2 = vi_eq_mask(idx, c + 1);
+#define NV_PICK(arr) vd_blend(m2, vd_set1(arr[c + 1]), vd_set1(arr[c]))
+                cell.p = NV_PICK(cp);
+                cell.rp = NV_PICK(crp);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = NV_PICK(cq);
+                    cell.r = NV_PICK(cr);
+                    cell.s = NV_PICK(cs);
+                }
+                if (want_grad) {
+                    cell.py = NV_PICK(cpy);
+                    cell.ryp = NV_PICK(cryp);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = NV_PICK(cqy);
+                        cell.b = NV_PICK(cbb);
+                    }
+                }
+#undef NV_PICK
+            } else {
+                cell.p = vd_gather(cp, idx);
+                cell.rp = vd_gather(crp, idx);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.q = vd_gather(cq, idx);
+                    cell.r = vd_gather(cr, idx);
+                    cell.s = vd_gather(cs, idx);
+                }
+                if (want_grad) {
+                    cell.py = vd_gather(cpy, idx);
+                    cell.ryp = vd_gather(cryp, idx);
+                    if (mode == NK_MODE_PERLIN) {
+                        cell.qy = vd_gather(cqy, idx);
+                        cell.b = vd_gather(cbb, idx);
+                    }
+                }
+            }
+            vd g0 = vd_zero(), g1 = vd_zero();
+            vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
+            nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+        }
+    }
+}
+
+#define NV_SQ2_LOOPS(name, MODE)                                                                          \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_sq2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_sq2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_SQ2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_SQ2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
+                                     double *acc_v, ne_grad acc_g)                                        \
+    {                                                                                                     \
+        if (acc_g)                                                                                        \
+            nv_sq2_row(MODE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                       \
+        else                                                                                              \
+            nv_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                        \
+    }                                                                                                     \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
+                                          float *fv, float *fg)                                           \
+    {                                                                                                     \
+        if (fg)                                                                                           \
+            nv_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                       \
+        else                                                                                              \
+            nv_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                     \
+    }
+
+#define NV_TRI2_LOOPS(name, MODE)                                                                         \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_tri2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_tri2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        (void)t;                                                                                          \
+        nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
+                                          float *fv, float *fg)                                           \
+    {                                                                                                     \
+        if (fg)                                                                                           \
+            nv_tri2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                      \
+        else                                                                                              \
+            nv_tri2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                    \
+    }
+
+#define NV_3D_LOOPS(name, LAT, MODE)                                                                          \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_pts3(LAT, MODE, 0, L, k, n, xs, NULL, y, t, v, g);                                          \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_pts3(LAT, MODE, 1, L, k, n, xs, NULL, y, t, v, g);                                          \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_pts3(LAT, MODE, 0, L, k, n, xs, ys, 0, t, v, g);                                          \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_pts3(LAT, MODE, 1, L, k, n, xs, ys, 0, t, v, g);                                          \
+    }
+NV_3D_LOOPS(nv_value_sq3, NV_SQ2, NK_MODE_VALUE)
+NV_3D_LOOPS(nv_perlin_sq3, NV_SQ2, NK_MODE_PERLIN)
+NV_3D_LOOPS(nv_value_tet3, NV_TRI2, NK_MODE_VALUE)
+NV_3D_LOOPS(nv_perlin_tet3, NV_TRI2, NK_MODE_PERLIN)
+NV_3D_LOOPS(nv_simplex_tet3, NV_TRI2, NK_MODE_SIMPLEX)
+#define NV_IMPROVED_LOOPS(name, D3)                                                                       \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 0, L, k, n, xs, NULL, y, t, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 1, L, k, n, xs, NULL, y, t, v, g);                                            \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 0, L, k, n, xs, ys, 0, t, v, g);                                              \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_improved_pts(D3, 1, L, k, n, xs, ys, 0, t, v, g);                                              \
+    }
+NV_IMPROVED_LOOPS(nv_improved2, 0)
+NV_IMPROVED_LOOPS(nv_improved3, 1)
+NV_SQ2_LOOPS(nv_value_sq2, NK_MODE_VALUE)
+NV_SQ2_LOOPS(nv_perlin_sq2, NK_MODE_PERLIN)
+NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
+NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
+NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
+
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
+#define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+
+/* This path's loops; NV_NONE entries keep the scalar ones. */
+static const ne_base_table nv_bases = {
+    [NOISE_VALUE] = {
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_value_sq2), NV_3D_BASE(nv_value_sq3) },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_value_tri2), NV_3D_BASE(nv_value_tet3) },
+    },
+    [NOISE_PERLIN] = {
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_3D_BASE(nv_perlin_sq3) },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_3D_BASE(nv_perlin_tet3) },
+    },
+    [NOISE_SIMPLEX] = {
+        [NOISE_SQUARE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+    },
+    [NOISE_IMPROVED] = {
+        [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+    },
+};
+
+#endif
