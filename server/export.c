@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grid.h"
+#include "heightsreq.h"
 #include "jsonout.h"
 #include "mbtiles.h"
 #include "pmtiles.h"
@@ -64,6 +66,9 @@ typedef struct {
     noise_spec spec;
     render_opts opts;
     int scale;
+    route_ext ext;       /* tile files: .png, .npy, .r16 */
+    int numeric;         /* 1: the numbers (heightsreq.h), not a picture */
+    grid_request grid;   /* numeric: the encoding; the window is per tile */
     char query[1024];    /* canonical field and render parameters */
     char url[1200];      /* "/perlin/7/{z}/{x}/{y}.png?..." */
     double x0, y0, x1, y1;
@@ -107,6 +112,17 @@ static int parse_field(const char *text, plan *p, char *err, size_t err_size)
     memset(&args, 0, sizeof args);
     if (query != NULL && query_split(query, &args, err, err_size) != 0)
         return -1;
+    if (heightsreq_is_numeric_tile(p->ext, &args)) {
+        /* .npy, .r16, .png?encoding=: the daemon's numeric tiles. */
+        p->numeric = 1;
+        if (heightsreq_parse(&args, p->kind, p->seed, 0, p->ext, &p->grid, err, err_size) != 0)
+            return -1;
+        p->grid.gzip = 0;
+        p->spec = p->grid.spec;
+        if (heightsreq_canonical(&p->grid, 0, p->query, sizeof p->query) < 0)
+            return -1;
+        return 0;
+    }
     query_result qr;
     if (query_parse(&args, p->kind, p->seed, QUERY_RENDER, &qr, err, err_size) != 0)
         return -1;
@@ -171,8 +187,9 @@ static int plan_mapping(plan *p, char *err, size_t err_size)
                  p->zmax + p->k, p->zmax);
         return -1;
     }
-    snprintf(p->url, sizeof p->url, "/%s/%" PRIu32 "/{z}/{x}/{y}%s.png?%s",
-             noise_kind_name(p->kind), p->seed, p->scale == 2 ? "@2x" : "", p->query);
+    snprintf(p->url, sizeof p->url, "/%s/%" PRIu32 "/{z}/{x}/{y}%s.%s?%s",
+             noise_kind_name(p->kind), p->seed, p->scale == 2 ? "@2x" : "",
+             heightsreq_ext_name(p->ext), p->query);
     char b[4][32];
     noise_format_double(p->x0, b[0], sizeof b[0]);
     noise_format_double(p->y0, b[1], sizeof b[1]);
@@ -219,7 +236,7 @@ static json_t *plan_json(const plan *p)
     json_object_set_new(o, "attribution", json_string("noisetile"));
     json_object_set_new(o, "version", json_string("1.0.0"));
     json_object_set_new(o, "type", json_string("baselayer"));
-    json_object_set_new(o, "format", json_string("png"));
+    json_object_set_new(o, "format", json_string(heightsreq_ext_name(p->ext)));
     json_object_set_new(o, "tileSize", json_integer(256 * p->scale));
     json_object_set_new(o, "minzoom", json_integer(p->zmin + p->k));
     json_object_set_new(o, "maxzoom", json_integer(p->zmax + p->k));
@@ -336,6 +353,15 @@ static int render_id(const plan *p, uint64_t id, unsigned char **png, size_t *si
     int pz;
     int64_t px, py;
     plane_tile(p, id, &pz, &px, &py);
+    if (p->numeric) {
+        /* The window of the tile's pixel centres, as the daemon answers it. */
+        grid_request g = p->grid;
+        int n = 256 * p->scale;
+        render_pixel_center(pz, px, py, n, 0, 0, &g.x, &g.y);
+        g.step = ldexp(RENDER_WORLD_SIZE, -pz) / n;
+        g.width = g.height = n;
+        return grid_render(&g, png, size) == 0 ? 0 : RENDER_ENOMEM;
+    }
     return render_tile_png(&p->spec, pz, px, py, 256 * p->scale, &p->opts, png, size);
 }
 
@@ -388,12 +414,12 @@ static int write_file(const char *path, const void *data, size_t size)
     return 0;
 }
 
-static void dir_tile_path(const char *root, uint64_t id, char *buf, size_t n)
+static void dir_tile_path(const char *root, const plan *p, uint64_t id, char *buf, size_t n)
 {
     int z;
     uint32_t x, y;
     pmtiles_tile_zxy(id, &z, &x, &y);
-    snprintf(buf, n, "%s/%d/%" PRIu32 "/%" PRIu32 ".png", root, z, x, y);
+    snprintf(buf, n, "%s/%d/%" PRIu32 "/%" PRIu32 ".%s", root, z, x, y, heightsreq_ext_name(p->ext));
 }
 
 static const char *const mb_meta_names[] = {"name", "format", "minzoom", "maxzoom", "bounds",
@@ -476,7 +502,9 @@ static int sink_open(sink *s, const char *shard_tag, uint64_t *ids, int64_t *n_i
         snprintf(meta_path, sizeof meta_path, "%s/metadata.json", s->path);
         json_t *o = plan_json(s->p);
         /* TileJSON's tiles: relative to metadata.json. */
-        json_object_set_new(o, "tiles", json_pack("[s]", "{z}/{x}/{y}.png"));
+        char tiles[32];
+        snprintf(tiles, sizeof tiles, "{z}/{x}/{y}.%s", heightsreq_ext_name(s->p->ext));
+        json_object_set_new(o, "tiles", json_pack("[s]", tiles));
         char *text = json_text(o);
         json_decref(o);
         json_t *old = json_load_file(meta_path, 0, NULL);
@@ -502,7 +530,7 @@ static int sink_open(sink *s, const char *shard_tag, uint64_t *ids, int64_t *n_i
         int64_t keep = 0;
         for (int64_t i = 0; i < *n_ids; i++) {
             char tp[4300];
-            dir_tile_path(s->path, ids[i], tp, sizeof tp);
+            dir_tile_path(s->path, s->p, ids[i], tp, sizeof tp);
             if (access(tp, F_OK) == 0)
                 (*done)++;
             else
@@ -631,7 +659,7 @@ static int sink_put(sink *s, uint64_t id, const unsigned char *png, size_t size,
     s->bytes += size;
     if (s->format == FMT_DIR) {
         char tp[4300];
-        dir_tile_path(s->path, id, tp, sizeof tp);
+        dir_tile_path(s->path, s->p, id, tp, sizeof tp);
         char *slash = strrchr(tp, '/');
         *slash = '\0';
         int rc = 0;
@@ -881,6 +909,9 @@ static const char export_usage[] =
     "  --bbox           region in plane units (x right, y down), X0<X1, Y0<Y1\n"
     "  --tiles          region as the plane tiles Z/X0-X1/Y0-Y1 (zoom Z unless --zoom)\n"
     "  --scale 2        512-pixel tiles (the daemon's @2x)\n"
+    "  --ext npy|r16    numeric tiles (directory exports): the daemon's .npy or\n"
+    "                   .r16 tiles; PNG heights: encoding=gray16|terrarium|mapbox\n"
+    "                   in FIELD (any format)\n"
     "  --jobs N         render threads, 1..256 (default: number of cores)\n"
     "  --shard K/N      only the K-th (0..N-1) of N equal parts; join with noisetile merge\n"
     "  --progress-seconds S   plain progress line interval off a terminal (default 5)\n"
@@ -1003,6 +1034,13 @@ int export_main(int argc, char **argv)
             if (!have_zoom)
                 p.zmin = p.zmax = (int)z;
             have_region = 2;
+        } else if ((v = opt_value(argc, argv, &i, "--ext"))) {
+            p.ext = strcmp(v, "png") == 0   ? ROUTE_EXT_PNG
+                    : strcmp(v, "npy") == 0 ? ROUTE_EXT_NPY
+                    : strcmp(v, "r16") == 0 ? ROUTE_EXT_R16
+                                            : (route_ext)-1;
+            if ((int)p.ext < 0)
+                return usage_error("export", export_usage, "--ext must be png, npy or r16, got '%s'", v);
         } else if ((v = opt_value(argc, argv, &i, "--scale"))) {
             if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0)
                 return usage_error("export", export_usage, "--scale must be 1 or 2, got '%s'", v);
@@ -1054,6 +1092,9 @@ int export_main(int argc, char **argv)
     }
     if (format == FMT_NONE)
         format = format_of(out);
+    if (p.ext != ROUTE_EXT_PNG && format != FMT_DIR)
+        return usage_error("export", export_usage, "--ext %s tiles go to a directory export only",
+                           heightsreq_ext_name(p.ext));
 
     uint64_t total = plan_count(&p);
     uint64_t from = (uint64_t)((__uint128_t)total * (uint64_t)shard_k / (uint64_t)shard_n);

@@ -169,6 +169,43 @@ test('the pmtiles package reads every tile of a 45000-tile archive with leaf dir
   src.close();
 });
 
+test('numeric tiles (.npy, .r16 directory exports; encoding=terrarium PNG in PMTiles) are the daemon\'s answers for the same URLs', async () => {
+  for (const [field, ext, out] of [['perlin/7?octaves=3', 'npy', 'n-npy'], ['perlin/7?octaves=3', 'r16', 'n-r16'],
+    ['perlin/7?octaves=3&encoding=terrarium&height_scale=500', 'png', 'n-terrarium']]) {
+    const target = path.join(dir, out);
+    const r = await run(['export', field, '--ext', ext, '--zoom', '0-1', '--bbox', '-4,-4,4,4', '-o', target]);
+    assert.equal(r.code, 0, r.stderr);
+    const meta = JSON.parse(readFileSync(path.join(target, 'metadata.json'), 'utf8'));
+    const nt = meta.noisetile;
+    assert.equal(meta.format, ext);
+    assert.deepEqual(meta.tiles, [`{z}/{x}/{y}.${ext}`]);
+    let n = 0;
+    for (const z of readdirSync(target).filter((f) => /^\d+$/.test(f)))
+      for (const x of readdirSync(path.join(target, z)))
+        for (const f of readdirSync(path.join(target, z, x))) {
+          const [az, ax, ay] = [Number(z), Number(x), Number(f.split('.')[0])];
+          const pz = az - nt.zoom_offset, px = ax + nt.origin_tile[0] * 2 ** pz, py = ay + nt.origin_tile[1] * 2 ** pz;
+          const url = d.url + nt.field.replace('{z}', pz).replace('{x}', px).replace('{y}', py);
+          const res = await get(url); // fetch undoes the daemon's gzip of .npy/.r16
+          assert.equal(res.status, 200, url);
+          assert.ok(res.body.equals(readFileSync(path.join(target, z, x, f))), `${out}/${z}/${x}/${f} differs from ${url}`);
+          n++;
+        }
+    assert.equal(n, 8, out);
+  }
+  const pm = path.join(dir, 'n-terrarium.pmtiles');
+  const r = await run(['export', 'perlin/7?octaves=3&encoding=terrarium&height_scale=500', '--zoom', '0-1', '--bbox', '-4,-4,4,4', '-o', pm]);
+  assert.equal(r.code, 0, r.stderr);
+  const src = new FileSource(pm);
+  const archive = new PMTiles(src);
+  const t = await archive.getZxy(2, 1, 1);
+  assert.ok(t && Buffer.from(t.data).equals(readFileSync(path.join(dir, 'n-terrarium', '2', '1', '1.png'))));
+  src.close();
+  const bad = await run(['export', 'perlin/7', '--ext', 'npy', '--zoom', '0', '--bbox', '0,0,1,1', '-o', path.join(dir, 'x.pmtiles')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--ext npy tiles go to a directory export only/);
+});
+
 test('sqlite3 reads the MBTiles 1.3 metadata and gdalinfo opens the file', async () => {
   const { mb } = await allOutputs();
   const meta = Object.fromEntries(sqlite(mb, 'SELECT name, value FROM metadata').trim().split('\n').map((l) => l.split('|')));
