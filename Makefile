@@ -70,6 +70,7 @@ WWW_VENDOR := \
   vendor/leaflet/leaflet.js=$(LEAFLET)/dist/leaflet.js \
   vendor/leaflet/leaflet.css=$(LEAFLET)/dist/leaflet.css \
   vendor/leaflet/LICENSE=$(LEAFLET)/LICENSE \
+  vendor/pmtiles/pmtiles.js=node_modules/pmtiles/dist/pmtiles.js \
   $(foreach f,layers.png layers-2x.png marker-icon.png marker-icon-2x.png marker-shadow.png,vendor/leaflet/images/$(f)=$(LEAFLET)/dist/images/$(f)) \
   vendor/three/three.module.js=$(THREE)/build/three.module.js \
   vendor/three/three.core.js=$(THREE)/build/three.core.js \

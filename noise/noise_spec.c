@@ -20,18 +20,18 @@ enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTIC
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
-                      0, 1e6, 1, 0, 0, 1, NULL, NULL },
-    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL },
+                      0, 1e6, 1, 0, 0, 1, NULL, NULL, 0 },
+    [P_OCTAVES] = { "octaves", NOISE_PARAM_INTEGER, "number of octaves", 1, 16, 0, 0, 0, 1, NULL, NULL, 0 },
     [P_LACUNARITY] = { "lacunarity", NOISE_PARAM_NUMBER, "frequency ratio between octaves", 1, 16, 0, 0, 0, 2,
-                       NULL, NULL },
-    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL },
-    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm" },
+                       NULL, NULL, 0 },
+    [P_GAIN] = { "gain", NOISE_PARAM_NUMBER, "amplitude ratio between octaves", 0, 1, 1, 0, 0, 0.5, NULL, NULL, 0 },
+    [P_FRACTAL] = { "fractal", NOISE_PARAM_ENUM, "how octaves combine", 0, 0, 0, 0, 0, 0, fractal_names, "fbm", 0 },
     [P_WARP] = { "warp", NOISE_PARAM_NUMBER, "domain-warp displacement, plane units", 0, 1e6, 0, 0, 0, 0, NULL,
-                 NULL },
+                 NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
 
 const noise_param *noise_params(size_t *n_params)

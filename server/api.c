@@ -167,6 +167,13 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
             goto done;
         }
     }
+    if (dims == 3 && qr.spec.has_t) {
+        snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
+                                "of each point; send [x, y] points with t, or [x, y, t] points "
+                                "without it");
+        rc = ERR_BAD_REQUEST;
+        goto done;
+    }
     pts = failalloc_malloc((n ? n : 1) * 3 * sizeof *pts);
     values = failalloc_malloc((n ? n : 1) * sizeof *values);
     grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);

@@ -23,7 +23,9 @@
     XX(OVERLOADED, -109, 503, "server overloaded, try again")                             \
     XX(PNG, -110, 500, "PNG encoding failed")                                             \
     XX(INVALID, -111, 500, "invalid argument")                                            \
-    XX(INTERNAL, -112, 500, "internal error")
+    XX(INTERNAL, -112, 500, "internal error")                                             \
+    XX(EXPECTATION, -113, 417, "expectation not supported")                               \
+    XX(NOT_IMPLEMENTED, -114, 501, "not implemented")
 
 enum {
 #define ERRORS_ENUM(name, code, status, text) ERR_##name = (code),

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "query.h"
 
 int route_parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
 {
@@ -65,6 +66,32 @@ static int seg_is(const char *s, size_t len, const char *lit)
 }
 
 #define MAX_SEGS 6
+/* Decoded segments longer than this are no API segment (numbers and names
+ * are short); they are kept as sent. */
+#define SEG_MAX 64
+
+/* Segment i of the path, percent-decoded into buf when it fits. */
+static void decode_seg(const char *raw, size_t raw_len, char *buf, const char **out,
+                       size_t *out_len)
+{
+    if (raw_len >= SEG_MAX) {
+        *out = raw;
+        *out_len = raw_len;
+        return;
+    }
+    memcpy(buf, raw, raw_len);
+    buf[raw_len] = '\0';
+    *out_len = query_unescape(buf);
+    *out = buf;
+}
+
+static int wrong_shape(const char *path, char *err, size_t err_size)
+{
+    char q[120];
+    quote_seg(path, strlen(path), q, sizeof q);
+    snprintf(err, err_size, "no route %s: the URLs of a field are " ROUTE_FIELD_FORMS, q);
+    return ERR_NOT_FOUND;
+}
 
 int route_parse(const char *path, route *out, char *err, size_t err_size)
 {
@@ -82,15 +109,18 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
 
     const char *seg[MAX_SEGS];
     size_t len[MAX_SEGS];
+    char dec[MAX_SEGS][SEG_MAX];
     size_t n = 0;
+    int deep = 0;
     const char *p = path + 1;
     for (;;) {
         const char *slash = strchr(p, '/');
         size_t l = slash ? (size_t)(slash - p) : strlen(p);
-        if (n == MAX_SEGS)
-            return 0; /* too deep for an API route */
-        seg[n] = p;
-        len[n] = l;
+        if (n == MAX_SEGS) {
+            deep = 1; /* too deep for an API route */
+            break;
+        }
+        decode_seg(p, l, dec[n], &seg[n], &len[n]);
         n++;
         if (slash == NULL)
             break;
@@ -98,7 +128,9 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     }
 
     route_id id = ROUTE_STATIC;
-    if (n == 3 && seg_is(seg[2], len[2], "point"))
+    if (deep)
+        id = ROUTE_STATIC;
+    else if (n == 3 && seg_is(seg[2], len[2], "point"))
         id = ROUTE_POINT;
     else if (n == 3 && seg_is(seg[2], len[2], "points"))
         id = ROUTE_POINTS;
@@ -108,8 +140,19 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         id = ROUTE_TILEJSON;
     else if (n == 5 && len[4] >= 4 && memcmp(seg[4] + len[4] - 4, ".png", 4) == 0)
         id = ROUTE_TILE;
-    if (id == ROUTE_STATIC)
+    if (id == ROUTE_STATIC) {
+        /* A path that starts with a kind meant a field: say what its URLs
+         * look like (a viewer file of that name is still served first). */
+        char first[16];
+        noise_kind k;
+        if (len[0] > 0 && len[0] < sizeof first && n >= 2) {
+            memcpy(first, seg[0], len[0]);
+            first[len[0]] = '\0';
+            if (noise_kind_from_name(first, &k) == 0)
+                return wrong_shape(path, err, err_size);
+        }
         return 0;
+    }
 
     /* The kind: a known name, or 404 naming the kinds there are. */
     char kind_name[16];
@@ -132,7 +175,17 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
             return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
         size_t ylen = len[4] - 4; /* without ".png" */
-        if (ylen > 3 && memcmp(seg[4] + ylen - 3, "@2x", 3) == 0) {
+        const char *at = memchr(seg[4], '@', ylen);
+        if (at != NULL) {
+            size_t slen = ylen - (size_t)(at - seg[4]);
+            if (!seg_is(at, slen, "@2x")) {
+                char q[40];
+                quote_seg(at, slen, q, sizeof q);
+                snprintf(err, err_size,
+                         "tile scale '%s' does not exist: a tile is {y}.png (256 px) or "
+                         "{y}@2x.png (512 px)", q);
+                return ERR_BAD_REQUEST;
+            }
             out->scale = 2;
             ylen -= 3;
         }
@@ -143,9 +196,14 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     return 0;
 
 unknown_kind: {
-        char q[80];
+        char q[80], kinds[80] = "";
         quote_seg(seg[0], len[0], q, sizeof q);
-        snprintf(err, err_size, "unknown kind '%s' (kinds: value, perlin, simplex, improved)", q);
+        for (int k = 0; k < NOISE_KIND_COUNT; k++) {
+            size_t used = strlen(kinds);
+            snprintf(kinds + used, sizeof kinds - used, "%s%s", k ? ", " : "",
+                     noise_kind_name((noise_kind)k));
+        }
+        snprintf(err, err_size, "unknown kind '%s' (kinds: %s)", q, kinds);
         out->id = id;
         return ERR_UNKNOWN_KIND;
     }

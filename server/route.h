@@ -50,11 +50,23 @@ typedef struct {
 
 #define ROUTE_MAX_Z 30
 
+/* The URL forms of a field, as messages name them to a user whose URL has
+ * none of these shapes. */
+#define ROUTE_FIELD_FORMS                                                               \
+    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png, "                \
+    "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
+    "/{kind}/{seed}/stats"
+
 /* Parses path (the raw, still percent-encoded path of the request, without
- * the query string). Returns 0 and fills *out (id ROUTE_STATIC for any path
- * that is not an API shape); or ERR_UNKNOWN_KIND / ERR_BAD_REQUEST (a seed,
- * z, x or y that is not a strict decimal in its range) with a message in err
- * naming the segment, its range and what was sent. */
+ * the query string); each segment is percent-decoded as the query is
+ * (query_unescape), so /per%6Cin/7/point is /perlin/7/point. Returns 0 and
+ * fills *out (id ROUTE_STATIC for any path that is not an API shape); or,
+ * with a message in err: ERR_UNKNOWN_KIND (a field shape whose kind is not
+ * a kind: the message names the kinds); ERR_NOT_FOUND (a path starting with
+ * a kind that has no field shape: the message names ROUTE_FIELD_FORMS; out->id
+ * is ROUTE_STATIC); ERR_BAD_REQUEST (a seed, z, x or y that is not a strict
+ * decimal in its range, naming the segment, its range and what was sent; a
+ * tile scale other than @2x, naming the forms). */
 int route_parse(const char *path, route *out, char *err, size_t err_size);
 
 /* A short label for metrics and logs: "tile", "point", ... ("none" for an

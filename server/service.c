@@ -335,9 +335,36 @@ static int options_reply(route_id id, reply *out)
     return 0;
 }
 
+/* The absolute form of a request target, "http://host[:port]/path?query"
+ * (RFC 9112 section 3.2.2, what a client sends to a proxy): a server must
+ * accept it, take the path from it and the host from its authority instead
+ * of Host. Returns the target's origin form ("/path?query", in place, or
+ * NULL when there is no path: the path is then "/"); or the target itself
+ * when it is not in absolute form. */
+static char *origin_form(service_request *rq, char *target, int *no_path)
+{
+    *no_path = 0;
+    size_t scheme = strncasecmp(target, "http://", 7) == 0    ? 7
+                    : strncasecmp(target, "https://", 8) == 0 ? 8
+                                                              : 0;
+    if (scheme == 0)
+        return target;
+    char *auth = target + scheme;
+    size_t alen = strcspn(auth, "/?#");
+    if (alen > 0 && alen < sizeof rq->authority) {
+        memcpy(rq->authority, auth, alen);
+        rq->authority[alen] = '\0';
+        rq->host = rq->authority;
+        rq->forwarded = rq->x_forwarded_host = rq->x_forwarded_proto = NULL;
+    }
+    *no_path = auth[alen] != '/';
+    return auth + alen;
+}
+
 static int prepare(service *s, service_request *rq, reply *out, char *err, size_t err_size)
 {
-    char *target = rq->target;
+    int no_path;
+    char *target = origin_form(rq, rq->target, &no_path);
     size_t plen = strcspn(target, "?#");
     char *query = target + plen;
     if (*query == '?') {
@@ -347,11 +374,24 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
         *query = '\0';
     }
     rq->path = target;
+    if (no_path) {
+        snprintf(rq->root, sizeof rq->root, "/");
+        rq->path = rq->root;
+    }
+    if (strcmp(rq->path, "*") == 0) {
+        /* asterisk-form: the server itself (RFC 9112 section 3.2.4). */
+        if (strcmp(rq->method, "OPTIONS") != 0) {
+            snprintf(err, err_size, "the target '*' is for OPTIONS only");
+            return ERR_BAD_REQUEST;
+        }
+        out->status = 204;
+        return reply_header(out, "Allow", "GET, HEAD, POST, OPTIONS") == 0 ? 1 : ERR_INTERNAL;
+    }
 
     int rc = route_parse(rq->path, &rq->route, err, err_size);
     route_id id = rq->route.id;
     unsigned int method = route_method_bit(rq->method);
-    if (rc == ERR_UNKNOWN_KIND && (method & (ROUTE_GET | ROUTE_HEAD))) {
+    if ((rc == ERR_UNKNOWN_KIND || rc == ERR_NOT_FOUND) && (method & (ROUTE_GET | ROUTE_HEAD))) {
         /* A viewer file that happens to look like a field path. */
         char ferr[ERRORS_MSG_MAX];
         reply file = REPLY_INIT;

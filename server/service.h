@@ -45,8 +45,11 @@ typedef struct {
 
     /* Set by service_prepare. */
     route route;                 /* .id ROUTE_NONE until known */
-    char *path;                  /* points into target: the raw path */
+    char *path;                  /* the raw path: in target, or "/" */
     query_args query;            /* decoded arguments (routes that take them) */
+    char authority[256];         /* an absolute-form target's host[:port],
+                                    which then stands for Host */
+    char root[2];                /* "/" for "http://host" with no path */
 } service_request;
 
 /* A service for cfg (copied): its metrics, a tile cache of cfg->cache_mb

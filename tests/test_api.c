@@ -129,11 +129,31 @@ static void test_points_shapes(void)
     }
 }
 
+/* t in the query and a third number in the points: two values for one
+ * coordinate is an error naming both, not a silent choice. */
+static void test_points_conflicting_t(void)
+{
+    static const char body3[] = "{\"points\":[[0,0,1]]}", body2[] = "{\"points\":[[0,0]]}";
+    const char *kv[] = {"t", "5"};
+    query_args a = test_query_args(kv, 1);
+    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1};
+    reply rp = REPLY_INIT;
+    char err[ERRORS_MSG_MAX] = "";
+    CHECK(api_points(&r, &a, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strstr(err, "t is given twice") != NULL, "%s", err);
+    CHECK(api_points(&r, &a, body2, sizeof body2 - 1, &rp, err, sizeof err) == 0);
+    json_t *doc = json_loadb(rp.body, (size_t)rp.size, 0, NULL);
+    CHECK(json_array_size(json_array_get(json_object_get(doc, "gradients"), 0)) == 3);
+    json_decref(doc);
+    reply_release(&rp);
+}
+
 int main(void)
 {
     /* jansson's allocations fail on cue too. */
     json_set_alloc_funcs(failalloc_malloc, free);
     RUN(test_points_shapes);
+    RUN(test_points_conflicting_t);
     RUN(test_out_of_memory);
     return t_done();
 }

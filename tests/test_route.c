@@ -25,8 +25,8 @@ static void test_api_routes(void)
     CHECK(parse("/value/0/tile.json", &r) == 0 && r.id == ROUTE_TILEJSON && r.kind == NOISE_VALUE);
     CHECK(parse("/", &r) == 0 && r.id == ROUTE_STATIC);
     CHECK(parse("/viewer.js", &r) == 0 && r.id == ROUTE_STATIC);
-    CHECK(parse("/perlin/7/pointz", &r) == 0 && r.id == ROUTE_STATIC);
-    CHECK(parse("/perlin/7/0/0/0.jpg", &r) == 0 && r.id == ROUTE_STATIC);
+    CHECK(parse("/perlin/7/pointz", &r) == ERR_NOT_FOUND && r.id == ROUTE_STATIC);
+    CHECK(parse("/perlin/7/0/0/0.jpg", &r) == ERR_NOT_FOUND && r.id == ROUTE_STATIC);
     CHECK(parse("/a/b/c/d/e/f/g.png", &r) == 0 && r.id == ROUTE_STATIC);
 }
 
@@ -47,9 +47,10 @@ static void test_bad_numbers(void)
         "/perlin/7/31/0/0.png", "/perlin/7/-1/0/0.png", "/perlin/7//0/0.png",
         "/perlin/7/1/2147483648/0.png", "/perlin/7/1/0/-2147483649.png",
         "/perlin/7/1/+1/0.png", "/perlin/7/1/1.0/0.png", "/perlin/7/1/0/.png",
-        "/perlin/7/1/0/@2x.png", "/perlin/7/1/0/1@3x.png", "/perlin/7/1/0/1@2x@2x.png",
+        "/perlin/7/1/0/@2x.png",
         "/perlin/4294967296/point", "/perlin/-1/point", "/perlin//point", "/perlin/1e3/point",
-        "/perlin/%37/point", "/perlin/7/1/0/99999999999999999999999.png", "/perlin/7/1/-/0.png",
+        "/perlin/%2537/point", "/perlin/7/1/0/99999999999999999999999.png", "/perlin/7/1/-/0.png",
+        "/perlin/7%2F1/point", "/perlin/7%00/point",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         route r;
@@ -58,6 +59,28 @@ static void test_bad_numbers(void)
         CHECKF(rc == ERR_BAD_REQUEST, "%s -> %d", bad[i], rc);
         CHECKF(strstr(err, "must be a decimal integer") != NULL, "%s: %s", bad[i], err);
     }
+}
+
+/* The path is percent-decoded segment by segment, as the query is; wrong
+ * shapes under a kind name the URL forms. */
+static void test_decoding_and_shapes(void)
+{
+    route r;
+    char err[512];
+    CHECK(route_parse("/per%6Cin/%37/point", &r, err, sizeof err) == 0 && r.id == ROUTE_POINT &&
+          r.kind == NOISE_PERLIN && r.seed == 7);
+    CHECK(route_parse("/value/1/2/%2D3/4%40%32x.png", &r, err, sizeof err) == 0 &&
+          r.id == ROUTE_TILE && r.x == -3 && r.y == 4 && r.scale == 2);
+    CHECK(route_parse("/perlin/7/3/1/1", &r, err, sizeof err) == ERR_NOT_FOUND);
+    CHECKF(strcmp(err, "no route /perlin/7/3/1/1: the URLs of a field are " ROUTE_FIELD_FORMS) == 0,
+           "%s", err);
+    CHECK(route_parse("/simplex/7/pointz", &r, err, sizeof err) == ERR_NOT_FOUND);
+    CHECK(route_parse("/perlin/7/3/1/1@3x.png", &r, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECKF(strcmp(err, "tile scale '@3x' does not exist: a tile is {y}.png (256 px) or "
+                       "{y}@2x.png (512 px)") == 0, "%s", err);
+    CHECK(route_parse("/perlin/7/3/1/1@2x@2x.png", &r, err, sizeof err) == ERR_BAD_REQUEST);
+    CHECK(strstr(err, "'@2x@2x'") != NULL);
+    CHECK(route_parse("/vendor/leaflet/leaflet.js", &r, err, sizeof err) == 0 && r.id == ROUTE_STATIC);
 }
 
 static void test_unknown_kind(void)
@@ -101,6 +124,7 @@ int main(void)
     RUN(test_api_routes);
     RUN(test_tiles);
     RUN(test_bad_numbers);
+    RUN(test_decoding_and_shapes);
     RUN(test_unknown_kind);
     RUN(test_parse_int);
     RUN(test_methods);

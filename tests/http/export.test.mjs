@@ -222,6 +222,12 @@ test('PMTiles: an export killed halfway (SIGKILL) and run again is byte-identica
   assert.match(again.stderr, /resuming: \d+ of 341 tiles already/);
   assert.ok(readFileSync(resumed).equals(readFileSync(whole)));
   assert.ok(!existsSync(resumed + '.part'));
+  // Once more: the archive is complete, nothing is rendered or rewritten.
+  const mtime = statSync(resumed).mtimeMs;
+  const done = await run(['export', FIELD, ...BIG, '-o', resumed]);
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(done.stderr, /is complete \(341 tiles\): nothing to do/);
+  assert.equal(statSync(resumed).mtimeMs, mtime);
 });
 
 test('PMTiles: SIGTERM keeps the partial work and says how to resume', async () => {

@@ -1,0 +1,278 @@
+// edge.test.mjs: the HTTP edge tried with raw sockets, as a scanner or a
+// proxy would: framing ambiguities, many query parameters, oversized
+// bodies, Expect: 100-continue, HTTP/1.0, absolute-form and asterisk-form
+// targets, obs-fold, NUL and bare CR in headers, SIGHUP. Each case checks
+// the exact status line(s), whether the connection stays open (a request
+// pipelined behind a good one is served) or closes, and that a request
+// smuggled behind a bad one is never served (no answer to it, no access-log
+// line for it).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { startDaemon } from './daemon.mjs';
+
+let d;
+
+// Sends bytes (a Buffer or string, or an array of them sent in turn, each
+// after the previous answer began) and collects everything until the server
+// closes or idleMs pass without data. Resolves { data, closed }.
+function exchange(payload, { idleMs = 700, port = d.port } = {}) {
+  const parts = Array.isArray(payload) ? payload : [payload];
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(port, '127.0.0.1');
+    const chunks = [];
+    let timer, next = 0;
+    const finish = (closed) => { clearTimeout(timer); sock.destroy(); resolve({ data: Buffer.concat(chunks), closed }); };
+    const arm = () => { clearTimeout(timer); timer = setTimeout(() => finish(false), idleMs); };
+    sock.on('connect', () => { sock.write(parts[next++]); arm(); });
+    sock.on('data', (c) => {
+      chunks.push(c);
+      if (next < parts.length) sock.write(parts[next++]);
+      arm();
+    });
+    sock.on('end', () => finish(true));
+    sock.on('error', (e) => (e.code === 'ECONNRESET' ? finish(true) : reject(e)));
+  });
+}
+
+// Splits a byte stream into responses: [{ statusLine, status, headers, body }].
+// Bodies by Content-Length or chunked; a 1xx or 204/304 has none.
+function responses(data) {
+  const out = [];
+  let at = 0;
+  while (at < data.length) {
+    const end = data.indexOf('\r\n\r\n', at);
+    if (end < 0) { out.push({ statusLine: data.subarray(at).toString('latin1').split('\r\n')[0], partial: true }); break; }
+    const head = data.subarray(at, end).toString('latin1').split('\r\n');
+    const headers = {};
+    for (const l of head.slice(1)) {
+      const i = l.indexOf(':');
+      headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
+    }
+    const status = Number(head[0].split(' ')[1]);
+    at = end + 4;
+    let body = Buffer.alloc(0);
+    if (headers['transfer-encoding'] === 'chunked') {
+      const parts = [];
+      for (;;) {
+        const le = data.indexOf('\r\n', at);
+        const n = parseInt(data.subarray(at, le).toString('latin1'), 16);
+        at = le + 2;
+        if (!(n > 0)) { at += 2; break; }
+        parts.push(data.subarray(at, at + n));
+        at += n + 2;
+      }
+      body = Buffer.concat(parts);
+    } else if (status >= 200 && status !== 204 && status !== 304) {
+      const n = Number(headers['content-length'] || 0);
+      body = data.subarray(at, at + n);
+      at += n;
+    }
+    out.push({ statusLine: head[0], status, headers, body, json: safeJson(body) });
+  }
+  return out;
+}
+function safeJson(b) { try { return JSON.parse(b.toString('utf8')); } catch { return undefined; } }
+
+const SMUGGLED = (tag) => `GET /smuggled-${tag} HTTP/1.1\r\nHost: x\r\n\r\n`;
+const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+
+// One bad request with a smuggled one behind it: exactly the status line
+// given, the connection closed, the smuggled one neither answered nor logged.
+async function refusedAndClosed(name, request, statusLine, messageRe) {
+  const r = await exchange(Buffer.concat([Buffer.from(request, 'latin1'), Buffer.from(SMUGGLED(name))]));
+  const rs = responses(r.data);
+  assert.equal(rs.length, 1, `${name}: ${rs.length} responses: ${r.data.toString('latin1').slice(0, 600)}`);
+  assert.equal(rs[0].statusLine, statusLine, name);
+  assert.ok(r.closed, `${name}: connection left open`);
+  if (messageRe) assert.match(rs[0].json.error.message, messageRe, name);
+  assert.equal(rs[0].headers.connection, 'close', `${name}: Connection: close`);
+  return rs[0];
+}
+
+// A request the daemon answers and keeps the connection for: the status
+// line given, then the pipelined /healthz answered 200 on the same
+// connection.
+async function answeredThenPipelined(name, request, statusLine) {
+  const r = await exchange(Buffer.concat([Buffer.from(request, 'latin1'), Buffer.from(HEALTH)]));
+  const rs = responses(r.data);
+  assert.equal(rs.length, 2, `${name}: ${rs.length} responses: ${r.data.toString('latin1').slice(0, 600)}`);
+  assert.equal(rs[0].statusLine, statusLine, name);
+  assert.equal(rs[1].statusLine, 'HTTP/1.1 200 OK', `${name}: pipelined request`);
+  assert.deepEqual(rs[1].json, { status: 'ok' });
+  assert.ok(!r.closed, `${name}: connection closed`);
+  return rs[0];
+}
+
+test('start', async () => {
+  d = await startDaemon({ args: ['--threads', '2', '--cache-mb', '8'] });
+});
+
+test('a few hundred query parameters (3.5 KB, 4000 too): 400 saying why, connection kept', async () => {
+  for (const n of [600, 4000]) {
+    const q = Array.from({ length: n }, (_, i) => `a=${i}`).join('&');
+    const r = await answeredThenPipelined(`${n} params`, `GET /perlin/1/point?x=1&y=2&${q} HTTP/1.1\r\nHost: x\r\n\r\n`, 'HTTP/1.1 400 Bad Request');
+    assert.equal(r.json.error.message, 'too many query parameters (at most 32)');
+  }
+});
+
+test('a request target over the 32 KiB request memory: 414', async () => {
+  const r = await exchange(`GET /perlin/1/point?x=${'1'.repeat(40000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  const rs = responses(r.data);
+  assert.equal(rs.length, 1);
+  assert.equal(rs[0].statusLine, 'HTTP/1.1 414 URI Too Long');
+  assert.ok(r.closed);
+});
+
+test('Content-Length with Transfer-Encoding: 400, closed, nothing smuggled', async () => {
+  await refusedAndClosed('clte', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    'HTTP/1.1 400 Bad Request', /Content-Length together with Transfer-Encoding/);
+  await refusedAndClosed('tecl', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 40\r\n\r\n0\r\n\r\n',
+    'HTTP/1.1 400 Bad Request', /Content-Length together with Transfer-Encoding/);
+});
+
+test('two Content-Length headers, differing or equal: 400, closed, nothing smuggled', async () => {
+  await refusedAndClosed('cl2', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 40\r\n\r\n{}',
+    'HTTP/1.1 400 Bad Request', /different values/);
+  await refusedAndClosed('cl2same', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: 18\r\nContent-Length: 18\r\n\r\n{"points":[[0,0]]}',
+    'HTTP/1.1 400 Bad Request', /more than once/);
+});
+
+test('list-valued or malformed Content-Length: 400, closed, nothing smuggled (answered by libmicrohttpd)', async () => {
+  // libmicrohttpd 0.9.75 refuses these before the daemon sees the request,
+  // and repeats its status line and headers (README, "HTTP edge"); what
+  // holds is the status, the close and that nothing behind it is served.
+  for (const [tag, cl] of [['list', '18, 18'], ['alpha', 'abc'], ['plus', '+18']]) {
+    const r = await exchange(`POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${cl}\r\n\r\n{"points":[[0,0]]}${SMUGGLED(tag)}`);
+    const text = r.data.toString('latin1');
+    assert.ok(text.startsWith('HTTP/1.1 400 Bad Request\r\n'), `${cl}: ${text.slice(0, 200)}`);
+    assert.ok(r.closed, `${cl}: left open`);
+    assert.doesNotMatch(text, /HTTP\/1\.1 (200|404)/, `${cl}: something after it was served`);
+  }
+});
+
+test('Transfer-Encoding other than one chunked: 501, closed; in HTTP/1.0: 400', async () => {
+  for (const te of ['gzip, chunked', 'chunked, gzip', 'identity', 'chunked\r\nTransfer-Encoding: chunked'])
+    await refusedAndClosed(`te-${te.length}`, `POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ${te}\r\n\r\n12\r\n{"points":[[0,0]]}\r\n0\r\n\r\n`,
+      'HTTP/1.1 501 Not Implemented', /Transfer-Encoding other than one 'chunked'/);
+  await refusedAndClosed('te10', 'POST /perlin/1/points HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n12\r\n{"points":[[0,0]]}\r\n0\r\n\r\n',
+    'HTTP/1.1 400 Bad Request', /HTTP\/1\.0/);
+});
+
+test('a chunked body is read as one: 200, then the pipelined request', async () => {
+  const r = await answeredThenPipelined('chunked', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"poi\r\nd\r\nnts":[[0,0]]}\r\n0\r\n\r\n',
+    'HTTP/1.1 200 OK');
+  assert.equal(r.json.values.length, 1);
+});
+
+test('NUL, bare CR, bare LF inside a header value: 400, closed, nothing smuggled', async () => {
+  for (const [tag, v] of [['nul', 'a\x00b'], ['cr', 'a\rb'], ['nulhost', 'x\x00y']]) {
+    const req = tag === 'nulhost' ? `GET /healthz HTTP/1.1\r\nHost: ${v}\r\n\r\n` : `GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: ${v}\r\n\r\n`;
+    await refusedAndClosed(tag, req, 'HTTP/1.1 400 Bad Request', /NUL byte, a bare CR/);
+  }
+});
+
+test('obs-fold: the folded line joins its field (RFC 9112 5.2), the request is answered and the next one too', async () => {
+  await answeredThenPipelined('obsfold', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n', 'HTTP/1.1 200 OK');
+  // A fold cannot smuggle a header past the checks: Transfer-Encoding
+  // folded into another field is not a Transfer-Encoding.
+  await answeredThenPipelined('obsfold-te', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n Transfer-Encoding: chunked\r\n\r\n', 'HTTP/1.1 200 OK');
+});
+
+test('HTTP/1.0: answered, then the connection closes; the next request is not read', async () => {
+  const r = await exchange(`GET /healthz HTTP/1.0\r\n\r\n${SMUGGLED('http10')}`);
+  const rs = responses(r.data);
+  assert.equal(rs.length, 1);
+  assert.equal(rs[0].statusLine, 'HTTP/1.1 200 OK');
+  assert.deepEqual(rs[0].json, { status: 'ok' });
+  assert.ok(r.closed);
+});
+
+test('absolute-form target: served as its path, its authority standing for Host; asterisk-form for OPTIONS', async () => {
+  const r = await answeredThenPipelined('absolute', 'GET http://tiles.example:8443/value/3/tile.json?octaves=2 HTTP/1.1\r\nHost: ignored.example\r\n\r\n', 'HTTP/1.1 200 OK');
+  assert.match(r.json.tiles[0], /^http:\/\/tiles\.example:8443\/value\/3\/\{z\}\/\{x\}\/\{y\}\.png\?frequency=1&octaves=2&/);
+  const star = await answeredThenPipelined('asterisk', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 204 No Content');
+  assert.equal(star.headers.allow, 'GET, HEAD, POST, OPTIONS');
+  const bad = await answeredThenPipelined('asterisk-get', 'GET * HTTP/1.1\r\nHost: x\r\n\r\n', 'HTTP/1.1 400 Bad Request');
+  assert.match(bad.json.error.message, /'\*' is for OPTIONS only/);
+});
+
+test('oversized body without Expect (2 MiB): read and dropped, 413 with its message, connection kept', async () => {
+  const body = 'x'.repeat(2 * 1024 * 1024);
+  const r = await answeredThenPipelined('big', `POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n${body}`, 'HTTP/1.1 413 Content Too Large');
+  assert.equal(r.json.error.message, 'request body larger than 1048576 bytes');
+});
+
+test('a body announced beyond the 8 MiB drain bound: 413 at once, closed, nothing smuggled', async () => {
+  await refusedAndClosed('huge', `POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${9 * 1024 * 1024}\r\n\r\n{}`,
+    'HTTP/1.1 413 Content Too Large', /larger than 1048576 bytes/);
+});
+
+test('Expect: 100-continue under the limit: 100 Continue, then the answer, then the pipelined request', async () => {
+  const body = '{"points":[[0,0]]}';
+  const r = await exchange([`POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`, body + HEALTH]);
+  const rs = responses(r.data);
+  assert.deepEqual(rs.map((x) => x.statusLine), ['HTTP/1.1 100 Continue', 'HTTP/1.1 200 OK', 'HTTP/1.1 200 OK']);
+  assert.equal(rs[1].json.values.length, 1);
+  assert.ok(!r.closed);
+});
+
+test('Expect: 100-continue over the limit: 413 without 100 Continue, closed, nothing smuggled', async () => {
+  const r = await refusedAndClosed('expect-big', `POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${2 * 1024 * 1024}\r\nExpect: 100-continue\r\n\r\n`,
+    'HTTP/1.1 413 Content Too Large', /larger than 1048576 bytes/);
+  assert.equal(r.status, 413);
+});
+
+test('Expect other than 100-continue: 417, closed', async () => {
+  await refusedAndClosed('expect-other', 'POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: 200-ok\r\n\r\n{}',
+    'HTTP/1.1 417 Expectation Failed', /only 100-continue/);
+});
+
+test('tile.json derived from request headers carries Vary; the daemon never served a smuggled request', async () => {
+  const r = await answeredThenPipelined('vary', 'GET /value/3/tile.json HTTP/1.1\r\nHost: h.example\r\nX-Forwarded-Proto: https\r\n\r\n', 'HTTP/1.1 200 OK');
+  assert.equal(r.headers.vary, 'Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host');
+  assert.match(r.json.tiles[0], /^https:\/\/h\.example\/value\/3\//);
+  await new Promise((res) => setTimeout(res, 200)); // the access log is flushed within 50 ms
+  assert.doesNotMatch(d.stderr(), /smuggled/);
+});
+
+test('access log: ISO 8601 UTC time, status and the body bytes sent (0 for HEAD and 304)', async () => {
+  await exchange('HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const r = await exchange('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const body = responses(r.data)[0].body.length;
+  await new Promise((res) => setTimeout(res, 200));
+  const lines = d.stderr().split('\n');
+  const get = lines.filter((l) => l.includes('"GET /healthz" 200 ')).pop();
+  const head = lines.filter((l) => l.includes('"HEAD /healthz" 200 ')).pop();
+  assert.match(get, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z 127\.0\.0\.1 "GET \/healthz" 200 (\d+) \d+\.\d{3}ms$/);
+  assert.equal(Number(/ 200 (\d+) /.exec(get)[1]), body);
+  assert.match(head, / 200 0 /);
+});
+
+test('SIGHUP is ignored: the daemon keeps serving', async () => {
+  d.child.kill('SIGHUP');
+  await new Promise((res) => setTimeout(res, 300));
+  assert.equal(d.child.exitCode, null);
+  await answeredThenPipelined('after-hup', HEALTH, 'HTTP/1.1 200 OK');
+});
+
+test('--public-url fixes the base of written URLs and drops Vary', async () => {
+  const e = await startDaemon({ args: ['--threads', '1', '--cache-mb', '4', '--public-url', 'https://maps.example/noise/'] });
+  try {
+    const r = await exchange('GET /value/3/tile.json HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n', { port: e.port });
+    const rs = responses(r.data);
+    assert.match(rs[0].json.tiles[0], /^https:\/\/maps\.example\/noise\/value\/3\//);
+    assert.equal(rs[0].headers.vary, undefined);
+  } finally {
+    await e.stop();
+  }
+  const f = await startDaemon({ args: ['--threads', '1', '--cache-mb', '4'], env: { NOISETILE_PUBLIC_URL: 'http://env.example:8080' } });
+  try {
+    const r = await exchange('GET /value/3/tile.json HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n', { port: f.port });
+    assert.match(responses(r.data)[0].json.tiles[0], /^http:\/\/env\.example:8080\/value\/3\//);
+  } finally {
+    await f.stop();
+  }
+});
+
+test('stop', async () => { await d.stop(); });
