@@ -30,8 +30,8 @@ const problems = [], requests = [];
 
 before(async () => {
   await mkdir(ARTIFACTS, { recursive: true });
-  daemon = process.env.DEVBASE ? null : await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
-  base = process.env.DEVBASE || daemon.url.replace(/\/$/, '');
+  daemon = await startDaemon({ staticDir: null, env: { NOISETILE_STATIC: undefined } });
+  base = daemon.url.replace(/\/$/, '');
   dir = await mkdtemp(path.join(os.tmpdir(), 'noisetile-chromium-'));
   ctx = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM, headless: true, args: ARGS, viewport: VIEW, deviceScaleFactor: 1, timeout: 30000,
@@ -279,5 +279,5 @@ test('no console errors, page errors or failed requests', () => {
 test('the daemon exits cleanly on SIGTERM (status 0, no sanitizer report)', { timeout: 30000 }, async () => {
   await ctx.close();
   ctx = null;
-  if (daemon) await daemon.stop();
+  await daemon.stop();
 });
