@@ -136,10 +136,14 @@ $(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
-# The cache is also tested under ThreadSanitizer.
-$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c | $(BUILD)/.libs
+# The cache and the render pool are also tested under ThreadSanitizer
+# (each test links only its module).
+TSAN_TESTS := $(BUILD)/tsan/bin/test_cache $(BUILD)/tsan/bin/test_pool
+$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c
+$(BUILD)/tsan/bin/test_pool: tests/test_pool.c server/pool.c
+$(TSAN_TESTS): | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $^ -lpthread -lm
+	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $(filter %.c,$^) -lpthread -lm
 
 # Objects are kept: a second `make test` recompiles and relinks nothing.
 .SECONDARY:
@@ -256,7 +260,7 @@ $(BUILD)/noise_standalone: tests/noise_standalone.c $(NOISE_SRC) $(wildcard nois
 	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
 	$(Q)$@ >/dev/null || { $@; rm -f $@; exit 1; }
 
-test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(if $(wildcard server/cache.c tests/test_cache.c),$(BUILD)/tsan/bin/test_cache)
+test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS)
 	@:
 
 

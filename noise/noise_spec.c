@@ -158,6 +158,35 @@ int noise_format_double(double v, char *buf, size_t buf_size)
             if (k >= 1 && k < 15)
                 len = snprintf(tmp, sizeof tmp, "%.*g", k, v);
         }
+        /* %.kg takes the exponent form whenever the decimal exponent is at
+         * least k, even where it is longer: 180 would print as "1.8e+02".
+         * The plain digits padded with zeros ("180") are the same number;
+         * keep whichever is shorter, the plain one on a tie ("12000"). */
+        const char *ep = strchr(tmp, 'e');
+        if (ep && ep[1] == '+') {
+            int exp10 = atoi(ep + 2);
+            if (exp10 < 17) {
+                char plain[40];
+                int plain_len = snprintf(plain, sizeof plain, "%.*g", exp10 + 1, v);
+                int exp_len = len - 1 - (ep[2] == '0'); /* after compaction below */
+                /* only zeros may pad: 56460374335683856 is 17 digits where
+                 * 5.646037433568386e16 needs 16 */
+                int mant_digits = 0, plain_digits = 0, plain_zeros = 0;
+                for (const char *c = tmp; c < ep; c++)
+                    mant_digits += *c >= '0' && *c <= '9';
+                for (const char *c = plain; *c; c++) {
+                    if (*c < '0' || *c > '9')
+                        continue;
+                    plain_digits++;
+                    plain_zeros = *c == '0' ? plain_zeros + 1 : 0;
+                }
+                if (plain_len > 0 && !strchr(plain, 'e') && plain_len <= exp_len &&
+                    plain_digits - plain_zeros <= mant_digits && strtod(plain, NULL) == v) {
+                    memcpy(tmp, plain, (size_t)plain_len + 1);
+                    len = plain_len;
+                }
+            }
+        }
         /* "1e+06" -> "1e6", "1e-07" -> "1e-7": no '+' (it means space in a
          * query string) and no leading exponent zeros. */
         char *e = strchr(tmp, 'e');

@@ -79,6 +79,17 @@ void accesslog_write(accesslog *l, const char *line, size_t len)
     pthread_mutex_unlock(&l->flusher.lock);
 }
 
+int accesslog_swap_fd(accesslog *l, int fd)
+{
+    pthread_mutex_lock(&l->flusher.lock);
+    if (l->len > 0)
+        flush_locked(l);
+    int old = l->fd;
+    l->fd = fd;
+    pthread_mutex_unlock(&l->flusher.lock);
+    return old;
+}
+
 void accesslog_destroy(accesslog *l)
 {
     if (l == NULL)

@@ -18,6 +18,11 @@ accesslog *accesslog_create(int fd);
 /* Appends len bytes (whole lines). Safe from any thread. */
 void accesslog_write(accesslog *l, const char *line, size_t len);
 
+/* Writes what is buffered to the current descriptor, then sends the lines
+ * to fd from now on (log rotation). Returns the previous descriptor, which
+ * the caller closes. Safe from any thread. */
+int accesslog_swap_fd(accesslog *l, int fd);
+
 /* Writes everything buffered, stops the thread and frees the log.
  * accesslog_destroy(NULL) does nothing. */
 void accesslog_destroy(accesslog *l);

@@ -257,6 +257,26 @@ static int wait_for_fill(cache *c, cache_entry *e)
     return e->state == ENTRY_READY ? 0 : e->error;
 }
 
+int cache_lookup(cache *c, const char *key, cache_entry **out)
+{
+    assert(c && key && out);
+    uint64_t hash = hash_key(key);
+    *out = NULL;
+    pthread_mutex_lock(&c->lock);
+    cache_entry *e = table_find(c, key, hash);
+    if (e == NULL || e->state != ENTRY_READY) {
+        pthread_mutex_unlock(&c->lock);
+        return CACHE_EMISS;
+    }
+    atomic_fetch_add(&e->refs, 1);
+    lru_remove(c, e);
+    lru_push_front(c, e);
+    c->stats.hits++;
+    pthread_mutex_unlock(&c->lock);
+    *out = e;
+    return 0;
+}
+
 int cache_get(cache *c, const char *key, cache_fill_fn fill, void *ctx,
               cache_entry **out, int *out_hit)
 {

@@ -49,6 +49,17 @@ int cache_get(cache *c, const char *key, cache_fill_fn fill, void *ctx,
 /* From the one error table (errors.h). */
 #define CACHE_ENOMEM ERR_NOMEM
 
+/* The ready entry for key without filling or waiting: for threads that must
+ * never block (the connection threads answer hits, and hand misses to the
+ * render pool, which calls cache_get()). Returns 0 and sets *out to a
+ * referenced entry (release it with cache_entry_release()) and counts a
+ * hit; or returns CACHE_EMISS with *out NULL when the key is absent or
+ * still being filled, counting nothing (the cache_get() that follows
+ * counts the miss). */
+int cache_lookup(cache *c, const char *key, cache_entry **out);
+
+#define CACHE_EMISS (-2)
+
 const void *cache_entry_data(const cache_entry *e);
 size_t cache_entry_size(const cache_entry *e);
 void *cache_entry_user(const cache_entry *e);

@@ -14,8 +14,8 @@
 
 const char *config_usage(void)
 {
-    return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--cache-mb N] [--static DIR]\n"
-           "                 [--public-url URL]\n"
+    return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--workers N] [--cache-mb N]\n"
+           "                 [--static DIR] [--public-url URL] [--access-log off|FILE]\n"
            "\n"
            "Serves an infinite plane of procedural noise: PNG tiles, JSON values and\n"
            "gradients, and its viewer at /.\n"
@@ -24,17 +24,23 @@ const char *config_usage(void)
            "  --port N        TCP port, 0..65535; 0 picks a free one (default 8080)\n"
            "  --threads N     worker threads, 1..256, 120 connections each\n"
            "                  (default: number of cores, at least 16)\n"
+           "  --workers N     render threads, 1..256: tiles, points and batches are\n"
+           "                  computed on these, at a lower priority than the\n"
+           "                  connection threads (default: number of cores)\n"
            "  --cache-mb N    tile cache budget in MiB, 0..65536 (default 256)\n"
            "  --static DIR    serve the viewer's files from DIR, the built-in copy for\n"
            "                  files DIR lacks (for working on static/)\n"
            "  --public-url URL  the http(s)://host[:port][/prefix] the daemon is reached\n"
            "                  at, for the URLs it writes (tile.json); default: taken\n"
            "                  from Forwarded, X-Forwarded-Proto/-Host or Host\n"
+           "  --access-log X  off, or a file the access log is appended to\n"
+           "                  (default: standard error)\n"
            "  --help          this text\n"
            "\n"
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
-           "NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL; flags override\n"
-           "the environment. SIGHUP is ignored (the access log goes to standard error).\n";
+           "NOISETILE_WORKERS, NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL,\n"
+           "NOISETILE_ACCESS_LOG; flags override the environment. SIGHUP reopens the\n"
+           "access log file (for log rotation; nothing to do for standard error).\n";
 }
 
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
@@ -61,6 +67,20 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
             return -1;
         }
         cfg->threads = (int)n;
+    } else if (strcmp(name, "workers") == 0) {
+        if (route_parse_int(v, strlen(v), 1, LIMIT_MAX_THREADS, &n) != 0) {
+            snprintf(msg, msg_size, "workers must be an integer in 1..%d, got '%s'",
+                     LIMIT_MAX_THREADS, v);
+            return -1;
+        }
+        cfg->workers = (int)n;
+    } else if (strcmp(name, "access-log") == 0) {
+        /* The file itself is opened (and created) at start-up. */
+        if (v[0] == '\0' || strlen(v) >= sizeof cfg->access_log) {
+            snprintf(msg, msg_size, "access-log must be off or a file name, got '%s'", v);
+            return -1;
+        }
+        snprintf(cfg->access_log, sizeof cfg->access_log, "%s", v);
     } else if (strcmp(name, "cache-mb") == 0) {
         if (route_parse_int(v, strlen(v), 0, LIMIT_MAX_CACHE_MB, &n) != 0 || v[0] == '-') {
             snprintf(msg, msg_size, "cache-mb must be an integer in 0..%d, got '%s'",
@@ -104,11 +124,12 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
 int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(const char *),
                  char *msg, size_t msg_size)
 {
-    static const char *const names[] = {"bind", "port", "threads", "cache-mb", "static",
-                                        "public-url"};
-    static const char *const envs[] = {"NOISETILE_BIND", "NOISETILE_PORT", "NOISETILE_THREADS",
-                                       "NOISETILE_CACHE_MB", "NOISETILE_STATIC",
-                                       "NOISETILE_PUBLIC_URL"};
+    static const char *const names[] = {"bind",   "port",       "threads",   "workers", "cache-mb",
+                                        "static", "public-url", "access-log"};
+    static const char *const envs[] = {"NOISETILE_BIND",       "NOISETILE_PORT",
+                                       "NOISETILE_THREADS",    "NOISETILE_WORKERS",
+                                       "NOISETILE_CACHE_MB",   "NOISETILE_STATIC",
+                                       "NOISETILE_PUBLIC_URL", "NOISETILE_ACCESS_LOG"};
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;
@@ -117,6 +138,7 @@ int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(cons
                    : cores > LIMIT_MAX_THREADS       ? LIMIT_MAX_THREADS
                                                      : (int)cores;
     cfg->cache_mb = 256;
+    cfg->workers = cores < 1 ? 1 : cores > LIMIT_MAX_THREADS ? LIMIT_MAX_THREADS : (int)cores;
 
     for (size_t i = 0; env_get != NULL && i < sizeof names / sizeof names[0]; i++) {
         const char *v = env_get(envs[i]);

@@ -11,6 +11,8 @@ typedef struct {
     int threads;            /* 1..LIMIT_MAX_THREADS */
     size_t cache_mb;        /* 0..LIMIT_MAX_CACHE_MB */
     char static_dir[4096];  /* resolved absolute path, "" when not serving files */
+    int workers;            /* render pool threads, 1..LIMIT_MAX_THREADS; default: cores */
+    char access_log[4096];  /* "" standard error, "off", or a file appended to */
     char public_url[512];   /* scheme://authority[/prefix] of the URLs the daemon
                                writes, no trailing '/'; "" to derive it from
                                the request's headers */

@@ -82,9 +82,22 @@
  * (the HTTP library (MHD 0.9.75) takes no response in the middle of a body). */
 #define LIMIT_BODY_DISCARD_BYTES (8 * 1024 * 1024)
 
+/* Bytes all request bodies in flight may hold together, counting for each
+ * POST /points batch what it needs from arrival to answer (the body, its
+ * coordinates, values, gradients and answer text: batch_memory_bytes(),
+ * about 3.7 MB for a 1 MiB batch). Beyond it a new body is dropped as it
+ * arrives and answered 503 with Retry-After. 64 MiB holds sixteen 1 MiB
+ * batches at once. */
+#define LIMIT_BODY_MEMORY (64 * 1024 * 1024)
+
 /* Points per POST /points request; more -> 413. Evaluating 10000 points with
  * 16 octaves and warp takes a few tens of milliseconds of one worker thread. */
 #define LIMIT_MAX_POINTS 10000
+
+/* Nice value added to the render pool's threads (--workers): the
+ * connection threads, which answer cached tiles, health checks and errors,
+ * get the CPU first whenever they have work; renders use what is left. */
+#define LIMIT_WORKER_NICE 10
 
 /* Upper bound on --threads (and NOISETILE_THREADS). */
 #define LIMIT_MAX_THREADS 256

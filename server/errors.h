@@ -25,7 +25,8 @@
     XX(INVALID, -111, 500, "invalid argument")                                            \
     XX(INTERNAL, -112, 500, "internal error")                                             \
     XX(EXPECTATION, -113, 417, "expectation not supported")                               \
-    XX(NOT_IMPLEMENTED, -114, 501, "not implemented")
+    XX(NOT_IMPLEMENTED, -114, 501, "not implemented")                                     \
+    XX(TOO_COSTLY, -115, 422, "request too costly")
 
 enum {
 #define ERRORS_ENUM(name, code, status, text) ERR_##name = (code),

@@ -1,9 +1,12 @@
 /* http.c: the connection layer: libmicrohttpd setup, the life of one
  * request on its connection (framing checks, body, access log, metrics),
- * and a reply turned into a libmicrohttpd response. */
+ * the hand-off of evaluating requests to the render pool with the
+ * connection suspended, and a reply turned into a libmicrohttpd response. */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,20 +27,50 @@
 #include "daemon_limits.h"
 #include "errors.h"
 #include "failalloc.h"
+#include "batch.h"
+#include "pool.h"
 #include "reply.h"
+#include "cost.h"
 #include "service.h"
+
+/* Why the daemon closed a connection on its own, for /metrics. */
+#define CLOSE_REASONS(XX)                                                          \
+    XX(DEADLINE, "deadline")       /* no complete request in time (connguard) */   \
+    XX(FRAMING, "framing")         /* ambiguous framing: 400 and close */          \
+    XX(BODY_LIMIT, "body_limit")   /* body announced or sent far over the limit */ \
+    XX(CLIENT_GONE, "client_gone") /* its client left while its job waited */     \
+    XX(TIMEOUT, "idle_timeout")    /* libmicrohttpd's idle timeout mid-request */  \
+    XX(SHUTDOWN, "shutdown")       /* the daemon stopped with the request open */
+enum {
+#define CLOSE_ENUM(id, name) CLOSE_##id,
+    CLOSE_REASONS(CLOSE_ENUM)
+#undef CLOSE_ENUM
+    CLOSE_COUNT
+};
+static const char *const close_names[CLOSE_COUNT] = {
+#define CLOSE_NAME(id, name) name,
+    CLOSE_REASONS(CLOSE_NAME)
+#undef CLOSE_NAME
+};
 
 struct http_server {
     struct MHD_Daemon *daemon;
     config cfg;
     unsigned int port;
     service *svc;
+    pool *pool;
     connguard *guard;
     fdlimits limits;
-    accesslog *log;
+    accesslog *log;       /* NULL with --access-log off */
+    int log_fd;           /* --access-log FILE, else -1 */
     struct MHD_Response *fallback_503; /* for when nothing can be allocated */
     atomic_int in_flight;
+    atomic_size_t body_memory; /* reserved by the bodies in flight (batch_memory_bytes) */
+    atomic_ullong closed[CLOSE_COUNT];
 };
+
+/* Where a request's render-pool job stands. */
+enum { JOB_NONE = 0, JOB_WAITING, JOB_DONE, JOB_GONE };
 
 /* Per-request state, from the request line to the completion callback. */
 typedef struct {
@@ -49,6 +83,14 @@ typedef struct {
     int body_too_large;
     int no_memory;        /* the body could not be stored */
     int answered;         /* a response is queued */
+    int over_body_memory; /* LIMIT_BODY_MEMORY reached: the body is dropped, 503 */
+    size_t body_reserved; /* bytes of s->body_memory this request holds */
+    unsigned long long announced; /* Content-Length, when given and within the limit */
+    pool_job job;         /* evaluating requests: the render pool's job */
+    atomic_int job_state; /* JOB_*: written by the worker before it resumes */
+    http_server *server;  /* for the job, which runs on a worker */
+    struct MHD_Connection *conn;
+    int fd;               /* the connection's socket, for the pool's probe */
     service_request sr;
     reply rp;             /* the answer, filled by the service */
     cache_entry *held;    /* the entry whose bytes the queued response
@@ -56,6 +98,8 @@ typedef struct {
     route_id route;
     unsigned int status;
     uint64_t size;        /* body bytes of the response queued */
+    int is_stream;        /* the body is produced while sent */
+    uint64_t streamed;    /* body bytes a stream produced so far */
     struct timespec t0;
     struct timespec wall; /* when the request line arrived (log) */
     char method[12];
@@ -92,20 +136,30 @@ void http_global_shutdown(void)
 
 /* ---- reply -> response ---- */
 
+/* A reply's stream as the response's content reader holds it; produced
+ * counts the body bytes handed over, for the access log (libmicrohttpd
+ * reads them all before it reports the request completed). */
+typedef struct {
+    reply_stream s;
+    uint64_t *produced;
+} stream_state;
+
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
-    reply_stream *st = cls;
-    long n = st->read(st->ctx, pos, buf, max);
-    if (n > 0)
+    stream_state *st = cls;
+    long n = st->s.read(st->s.ctx, pos, buf, max);
+    if (n > 0) {
+        *st->produced += (uint64_t)n;
         return (ssize_t)n;
+    }
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
 }
 
 static void stream_done(void *cls)
 {
-    reply_stream *st = cls;
-    if (st->done != NULL)
-        st->done(st->ctx);
+    stream_state *st = cls;
+    if (st->s.done != NULL)
+        st->s.done(st->s.ctx);
     free(st);
 }
 
@@ -141,11 +195,13 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
             rp->fd = -1;
         break;
     case REPLY_STREAM: {
-        reply_stream *st = failalloc_malloc(sizeof *st);
+        stream_state *st = failalloc_malloc(sizeof *st);
         if (st == NULL)
             return NULL;
-        *st = rp->stream;
-        size_t block = st->block_bytes != 0 ? st->block_bytes : 64 * 1024;
+        st->s = rp->stream;
+        st->produced = &rq->streamed;
+        rq->is_stream = 1;
+        size_t block = st->s.block_bytes != 0 ? st->s.block_bytes : 64 * 1024;
         resp = MHD_create_response_from_callback(
             rp->size == REPLY_SIZE_UNKNOWN ? MHD_SIZE_UNKNOWN : rp->size, block, stream_read,
             st, stream_done);
@@ -164,8 +220,17 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
         MHD_add_response_header(resp, "Cache-Control", rp->cache_control);
     if (rp->content_encoding != NULL)
         MHD_add_response_header(resp, "Content-Encoding", rp->content_encoding);
-    if (rp->vary != NULL)
-        MHD_add_response_header(resp, "Vary", rp->vary);
+    if (rp->vary != 0) {
+        /* What a shared cache must key the answer on. */
+        char vary[96];
+        snprintf(vary, sizeof vary, "%s%s%s",
+                 rp->vary & REPLY_VARY_ACCEPT_ENCODING ? "Accept-Encoding" : "",
+                 rp->vary == (REPLY_VARY_ACCEPT_ENCODING | REPLY_VARY_BASE_URL) ? ", " : "",
+                 rp->vary & REPLY_VARY_BASE_URL
+                     ? "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
+                     : "");
+        MHD_add_response_header(resp, "Vary", vary);
+    }
     for (size_t i = 0; i < rp->n_headers; i++)
         MHD_add_response_header(resp, rp->headers[i].name, reply_header_at(rp, i));
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
@@ -296,12 +361,25 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    /* Body bytes sent: a stream's count is exact even when the client left
+     * early; for a buffer, what a completed response sent (0 for HEAD, 204
+     * and 304), and 0 when it did not complete (libmicrohttpd does not say
+     * how far it got). */
+    unsigned long long sent = rq->is_stream && strcmp(rq->method, "HEAD") != 0
+                                  ? (unsigned long long)rq->streamed
+                              : ok ? (unsigned long long)rq->size
+                                   : 0ULL;
     int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %llu %llu.%03llums%s\n", when, addr,
                      rq->method[0] ? rq->method : "-", target, rq->status,
-                     ok ? (unsigned long long)rq->size : 0ULL, us / 1000, us % 1000,
+                     sent, us / 1000, us % 1000,
                      ok ? "" : " (aborted)");
-    if (n > 0)
+    if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
+        atomic_fetch_add(&s->closed[CLOSE_TIMEOUT], 1);
+    else if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
+        atomic_fetch_add(&s->closed[CLOSE_SHUTDOWN], 1);
+    atomic_fetch_sub(&s->body_memory, rq->body_reserved);
     metrics_count_request(service_metrics(s->svc), rq->route, rq->status);
     reply_release(&rq->rp);
     cache_entry_release(rq->held);
@@ -441,6 +519,118 @@ static void fill_service_request(struct MHD_Connection *conn, request *rq)
     sr->accept_encoding = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Accept-Encoding");
 }
 
+/* ---- the render pool ---- */
+
+/* The client's address as the pool's 16-byte key (IPv4 mapped into IPv6). */
+static void client_key(struct MHD_Connection *conn, unsigned char out[16])
+{
+    memset(out, 0, 16);
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci == NULL || ci->client_addr == NULL)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *in = (const struct sockaddr_in *)(const void *)sa;
+        pool_client_ipv4(out, ntohl(in->sin_addr.s_addr));
+    } else if (sa->sa_family == AF_INET6) {
+        memcpy(out, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    }
+}
+
+/* The pool's probe, on a worker or the sweeper while the connection is
+ * suspended (libmicrohttpd does not look at a suspended connection, so it
+ * would only notice a departed client after the work): 1 when the client
+ * has closed or reset its end. Bytes waiting (a pipelined request) mean it
+ * is still there. */
+static int job_gone(pool_job *job)
+{
+    request *rq = job->arg;
+    char c;
+    ssize_t n = recv(rq->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* The pool's callback, called once per job: evaluates on a worker (or
+ * answers 503 when the daemon is stopping), stores the reply, marks the
+ * request and resumes its connection, and then touches nothing of it: the
+ * connection's thread sends the reply and may free the request at once. */
+static void job_run(pool_job *job, pool_outcome outcome)
+{
+    request *rq = job->arg;
+    http_server *s = rq->server;
+    struct MHD_Connection *conn = rq->conn;
+    int state = JOB_DONE;
+    if (outcome == POOL_RUN) {
+        service_run(s->svc, &rq->sr, &rq->rp);
+    } else if (outcome == POOL_CANCELLED) {
+        state = JOB_GONE;
+    } else {
+        reply_error(&rq->rp, ERR_OVERLOADED,
+                    "the daemon is shutting down and could not start this request; retry");
+        reply_header(&rq->rp, "Retry-After", "1");
+    }
+    atomic_store_explicit(&rq->job_state, state, memory_order_release);
+    MHD_resume_connection(conn);
+}
+
+/* Hands an evaluating request to the pool: suspend first, then submit, so
+ * the worker's resume always follows the suspend (FIELD-NOTES.md). A
+ * request the pool refuses (over its bound, shutting down) is answered 503
+ * with Retry-After at once, through the same resume. */
+static enum MHD_Result submit_job(http_server *s, struct MHD_Connection *conn, request *rq,
+                                  uint64_t cost)
+{
+    const union MHD_ConnectionInfo *fi =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    rq->fd = fi != NULL ? fi->connect_fd : -1;
+    rq->server = s;
+    rq->conn = conn;
+    client_key(conn, rq->job.client);
+    rq->job.cost = cost;
+    rq->job.run = job_run;
+    rq->job.gone = rq->fd >= 0 ? job_gone : NULL;
+    rq->job.arg = rq;
+    atomic_store_explicit(&rq->job_state, JOB_WAITING, memory_order_relaxed);
+    MHD_suspend_connection(conn);
+    int rc = pool_submit(s->pool, &rq->job);
+    if (rc == 0)
+        return MHD_YES;
+    char msg[200], retry[16];
+    int after = pool_retry_after_s(s->pool);
+    if (rc == POOL_EFULL)
+        snprintf(msg, sizeof msg,
+                 "the render queue is full (its work is bounded so that waits stay short); "
+                 "retry in %d s",
+                 after);
+    else if (rc == POOL_ESTOPPED)
+        snprintf(msg, sizeof msg, "the daemon is shutting down; retry");
+    else
+        snprintf(msg, sizeof msg, "out of memory, try again");
+    reply_error(&rq->rp, rc == POOL_ENOMEM ? ERR_NOMEM : ERR_OVERLOADED, msg);
+    snprintf(retry, sizeof retry, "%d", after);
+    reply_header(&rq->rp, "Retry-After", retry);
+    atomic_store_explicit(&rq->job_state, JOB_DONE, memory_order_release);
+    MHD_resume_connection(conn);
+    return MHD_YES;
+}
+
+/* Raises rq's share of the body-memory bound to want bytes. Returns 0, or
+ * -1 when that would take all bodies in flight over LIMIT_BODY_MEMORY. */
+static int reserve_body_memory(http_server *s, request *rq, size_t want)
+{
+    if (want <= rq->body_reserved)
+        return 0;
+    size_t more = want - rq->body_reserved;
+    size_t cur = atomic_load(&s->body_memory);
+    do {
+        if (cur + more > (size_t)LIMIT_BODY_MEMORY)
+            return -1;
+    } while (!atomic_compare_exchange_weak(&s->body_memory, &cur, cur + more));
+    rq->body_reserved = want;
+    return 0;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_data_size,
@@ -455,6 +645,26 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         connguard_request_received(conn);
         return MHD_queue_response(conn, 503, s->fallback_503);
     }
+    /* Called again after the pool's worker resumed the connection. */
+    switch (atomic_load_explicit(&rq->job_state, memory_order_acquire)) {
+    case JOB_WAITING:
+        return MHD_YES; /* not resumed yet (never happens: suspended) */
+    case JOB_DONE:
+        if (rq->answered)
+            return MHD_YES;
+        return send_reply(s, conn, rq);
+    case JOB_GONE:
+        /* Nobody to answer: close. Logged as 499 (nginx's "client closed
+         * request"), marked aborted. */
+        if (!rq->answered) {
+            rq->answered = 1;
+            rq->status = 499;
+            atomic_fetch_add(&s->closed[CLOSE_CLIENT_GONE], 1);
+        }
+        return MHD_NO;
+    default:
+        break;
+    }
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
@@ -467,6 +677,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
              * connection after it, so nothing after the ambiguous request is
              * read as one (FIELD-NOTES.md). */
             connguard_request_received(conn);
+            atomic_fetch_add(&s->closed[CLOSE_FRAMING], 1);
             return send_error(s, conn, rq, rc, msg, 1);
         }
         /* Answer on a later call: a response queued now, before the request
@@ -479,11 +690,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (announced > LIMIT_BODY_DISCARD_BYTES ||
             (announced > LIMIT_BODY_BYTES && expect != NULL)) {
             connguard_request_received(conn);
+            atomic_fetch_add(&s->closed[CLOSE_BODY_LIMIT], 1);
             snprintf(msg, sizeof msg, "request body larger than %d bytes", LIMIT_BODY_BYTES);
             return send_error(s, conn, rq, ERR_TOO_LARGE, msg, 1);
         }
         if (announced > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
+        else
+            rq->announced = announced;
         return MHD_YES;
     }
     if (*upload_data_size > 0) {
@@ -494,14 +708,30 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         rq->received += n;
         if (rq->received > LIMIT_BODY_BYTES)
             rq->body_too_large = 1;
-        if (rq->received > LIMIT_BODY_DISCARD_BYTES)
+        if (rq->received > LIMIT_BODY_DISCARD_BYTES) {
+            atomic_fetch_add(&s->closed[CLOSE_BODY_LIMIT], 1);
             return MHD_NO; /* an endless chunked body: close the connection */
+        }
         if (rq->body_too_large || strcmp(method, "POST") != 0)
             return MHD_YES; /* read and dropped; 413 (or ignored) at the end */
         if (rq->body_len + n + 1 > rq->body_cap) {
-            size_t cap = rq->body_cap ? rq->body_cap : 4096;
+            /* The announced length at once (one block, no copies), else
+             * doubling. */
+            size_t cap = rq->body_cap ? rq->body_cap
+                         : rq->announced > 0 ? (size_t)rq->announced + 1 : 4096;
             while (cap < rq->body_len + n + 1)
                 cap *= 2;
+            /* Reserve, for all bodies in flight together, what this batch
+             * will need up to its answer (batch.h); over the bound the body
+             * is dropped and the request answered 503. */
+            if (reserve_body_memory(s, rq, batch_memory_bytes(cap, LIMIT_MAX_POINTS)) != 0) {
+                rq->over_body_memory = 1;
+                rq->body_too_large = 1; /* drop the rest */
+                free(rq->body);
+                rq->body = NULL;
+                rq->body_len = rq->body_cap = 0;
+                return MHD_YES;
+            }
             char *nb = failalloc_realloc(rq->body, cap);
             if (nb == NULL) {
                 rq->body_too_large = 1; /* drop the rest; answered at the end */
@@ -520,15 +750,90 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         return MHD_YES; /* already answered (413 during the upload) */
     connguard_request_received(conn); /* whole request read: its deadline is met */
 
+    if (rq->over_body_memory) {
+        char msg[200];
+        snprintf(msg, sizeof msg,
+                 "request bodies in flight have reached the daemon's bound of %d MiB; retry "
+                 "shortly",
+                 LIMIT_BODY_MEMORY / (1024 * 1024));
+        reply_error(&rq->rp, ERR_OVERLOADED, msg);
+        reply_header(&rq->rp, "Retry-After", "1");
+        return send_reply(s, conn, rq);
+    }
+
+    /* Everything that needs no evaluation is answered here, on the
+     * connection's thread: errors, OPTIONS, documents, files, /metrics,
+     * and for evaluating routes the cached tiles and their 304s, bad
+     * queries and requests over the cost limit (service_admit). The rest
+     * goes to the render pool with the connection suspended. */
     fill_service_request(conn, rq);
-    /* The seam a render pool takes: service_prepare answers everything that
-     * needs no handler; route_evaluates(rq->sr.route.id) says which
-     * handlers may compute the field, and service_run may run on a worker
-     * thread while the connection is suspended, filling rq->rp. */
-    if (service_prepare(s->svc, &rq->sr, &rq->rp) == 0)
-        service_run(s->svc, &rq->sr, &rq->rp);
+    int done = service_prepare(s->svc, &rq->sr, &rq->rp);
     rq->route = rq->sr.route.id;
-    return send_reply(s, conn, rq);
+    if (done)
+        return send_reply(s, conn, rq);
+    if (!route_evaluates(rq->route)) {
+        service_run(s->svc, &rq->sr, &rq->rp);
+        return send_reply(s, conn, rq);
+    }
+    uint64_t cost;
+    if (service_admit(s->svc, &rq->sr, &rq->rp, &cost) != 0)
+        return send_reply(s, conn, rq);
+    return submit_job(s, conn, rq, cost);
+}
+
+/* ---- /metrics: the render pool and the connections the daemon closed ---- */
+
+static char *metrics_extra(void *ctx, size_t *out_len)
+{
+    http_server *s = ctx;
+    pool_stats st;
+    pool_get_stats(s->pool, &st);
+    char *t = failalloc_malloc(4096);
+    if (t == NULL)
+        return NULL;
+    int n = snprintf(
+        t, 4096,
+        "# HELP noisetile_pool_workers Render threads (--workers).\n"
+        "# TYPE noisetile_pool_workers gauge\nnoisetile_pool_workers %d\n"
+        "# HELP noisetile_pool_queued_jobs Requests waiting for a render thread.\n"
+        "# TYPE noisetile_pool_queued_jobs gauge\nnoisetile_pool_queued_jobs %llu\n"
+        "# HELP noisetile_pool_queued_work Estimated work waiting (cost.h units).\n"
+        "# TYPE noisetile_pool_queued_work gauge\nnoisetile_pool_queued_work %llu\n"
+        "# HELP noisetile_pool_queued_work_limit The bound on waiting work.\n"
+        "# TYPE noisetile_pool_queued_work_limit gauge\nnoisetile_pool_queued_work_limit %llu\n"
+        "# HELP noisetile_pool_running_jobs Requests being evaluated now.\n"
+        "# TYPE noisetile_pool_running_jobs gauge\nnoisetile_pool_running_jobs %llu\n"
+        "# HELP noisetile_pool_jobs_total Requests handed to the render pool, by outcome.\n"
+        "# TYPE noisetile_pool_jobs_total counter\n"
+        "noisetile_pool_jobs_total{outcome=\"completed\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"client_gone\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"shutdown\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"refused_full\"} %llu\n"
+        "noisetile_pool_jobs_total{outcome=\"refused_stopping\"} %llu\n"
+        "# HELP noisetile_pool_wait_seconds_total Time jobs waited in the queue.\n"
+        "# TYPE noisetile_pool_wait_seconds_total counter\nnoisetile_pool_wait_seconds_total %.6f\n"
+        "# HELP noisetile_pool_run_seconds_total Worker time spent on jobs.\n"
+        "# TYPE noisetile_pool_run_seconds_total counter\nnoisetile_pool_run_seconds_total %.6f\n"
+        "# HELP noisetile_body_memory_bytes Memory reserved by request bodies in flight.\n"
+        "# TYPE noisetile_body_memory_bytes gauge\nnoisetile_body_memory_bytes %zu\n"
+        "# HELP noisetile_connections_closed_total Connections the daemon closed on its own, "
+        "by reason.\n# TYPE noisetile_connections_closed_total counter\n",
+        st.workers, (unsigned long long)st.queued_jobs, (unsigned long long)st.queued_cost,
+        (unsigned long long)st.max_queued_cost, (unsigned long long)st.running_jobs,
+        (unsigned long long)st.completed, (unsigned long long)st.cancelled,
+        (unsigned long long)st.stopped, (unsigned long long)st.refused_full,
+        (unsigned long long)st.refused_stopped, st.wait_seconds, st.run_seconds,
+        atomic_load(&s->body_memory));
+    for (int i = 0; i < CLOSE_COUNT && n > 0 && n < 4096; i++) {
+        unsigned long long v = atomic_load(&s->closed[i]);
+        if (i == CLOSE_DEADLINE)
+            v = connguard_closed(s->guard);
+        n += snprintf(t + n, 4096 - (size_t)n,
+                      "noisetile_connections_closed_total{reason=\"%s\"} %llu\n",
+                      close_names[i], v);
+    }
+    *out_len = n > 0 && n < 4096 ? (size_t)n : 0;
+    return t;
 }
 
 /* ---- start and stop ---- */
@@ -555,7 +860,11 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
         return NULL;
     }
     s->cfg = *cfg;
+    s->log_fd = -1;
     atomic_init(&s->in_flight, 0);
+    atomic_init(&s->body_memory, 0);
+    for (int i = 0; i < CLOSE_COUNT; i++)
+        atomic_init(&s->closed[i], 0);
     s->svc = service_create(cfg, err, err_size);
     if (s->svc == NULL)
         goto fail;
@@ -568,7 +877,10 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     struct sockaddr_in sa4;
     struct sockaddr_in6 sa6;
     const struct sockaddr *sa;
-    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    /* Suspend/resume hands evaluating requests to the render pool
+     * (MHD_ALLOW_SUSPEND_RESUME brings MHD_USE_ITC). */
+    unsigned int flags =
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_ALLOW_SUSPEND_RESUME;
     memset(&sa4, 0, sizeof sa4);
     memset(&sa6, 0, sizeof sa6);
     if (inet_pton(AF_INET, cfg->bind, &sa4.sin_addr) == 1) {
@@ -600,12 +912,28 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     if (fdlimits_plan((unsigned int)cfg->threads, per_thread, &s->limits, err, err_size) != 0)
         goto fail;
     unsigned int conn_limit = s->limits.connections;
+    if (cfg->access_log[0] != '\0' && strcmp(cfg->access_log, "off") != 0) {
+        s->log_fd = open(cfg->access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (s->log_fd < 0) {
+            snprintf(err, err_size, "cannot open access log '%s': %s", cfg->access_log,
+                     strerror(errno));
+            goto fail;
+        }
+    }
+    int log_on = strcmp(cfg->access_log, "off") != 0;
     s->guard = connguard_create(LIMIT_REQUEST_DEADLINE_S * 1000);
-    s->log = accesslog_create(STDERR_FILENO);
-    if (s->guard == NULL || s->log == NULL) {
+    if (log_on)
+        s->log = accesslog_create(s->log_fd >= 0 ? s->log_fd : STDERR_FILENO);
+    /* Workers at nice +10: the connection threads (cached tiles, health
+     * checks) win the CPU whenever they have work. */
+    pool_config pc = {cfg->workers, LIMIT_WORKER_NICE,
+                      (uint64_t)cfg->workers * COST_QUEUE_PER_WORKER, 0};
+    s->pool = pool_create(&pc);
+    if (s->guard == NULL || (log_on && s->log == NULL) || s->pool == NULL) {
         snprintf(err, err_size, "out of memory");
         goto fail;
     }
+    metrics_set_extra(service_metrics(s->svc), metrics_extra, s);
     connguard_shed_above(s->guard, s->limits.shed_above);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->port, NULL, NULL, on_request, s,
@@ -636,7 +964,10 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     return s;
 
 fail:
+    pool_destroy(s->pool);
     accesslog_destroy(s->log);
+    if (s->log_fd >= 0)
+        close(s->log_fd);
     connguard_destroy(s->guard);
     if (s->fallback_503 != NULL)
         MHD_destroy_response(s->fallback_503);
@@ -649,7 +980,19 @@ unsigned int http_port(const http_server *s) { return s->port; }
 
 const fdlimits *http_limits(const http_server *s) { return &s->limits; }
 
-void http_reopen_log(http_server *s) { (void)s; }
+void http_reopen_log(http_server *s)
+{
+    if (s->log == NULL || s->log_fd < 0)
+        return; /* off, or standard error: nothing to reopen */
+    int fd = open(s->cfg.access_log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "noisetile: cannot reopen access log '%s': %s (still writing to the "
+                        "old file)\n", s->cfg.access_log, strerror(errno));
+        return;
+    }
+    close(accesslog_swap_fd(s->log, fd));
+    s->log_fd = fd;
+}
 
 void http_stop(http_server *s, int drain_ms)
 {
@@ -662,7 +1005,24 @@ void http_stop(http_server *s, int drain_ms)
     connguard_drain(s->guard);
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* Waiting jobs the workers can start within half the drain time are
+     * rendered; the others are answered 503 now. Responses under way
+     * finish. */
+    pool_drain(s->pool, drain_ms / 2);
     while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t0) * 1e3 < drain_ms) {
+        struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    /* Every job still waiting is answered 503; a render still running
+     * finishes (bounded by the per-request cost limit). Once the pool is
+     * gone every suspended connection has been resumed, which
+     * MHD_stop_daemon requires (it aborts the process otherwise), and the
+     * 503s get a moment to be sent. */
+    pool_destroy(s->pool);
+    s->pool = NULL;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t1) < 1.0) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
@@ -671,6 +1031,8 @@ void http_stop(http_server *s, int drain_ms)
         close(listen_fd);
     connguard_destroy(s->guard);
     accesslog_destroy(s->log);
+    if (s->log_fd >= 0)
+        close(s->log_fd);
     MHD_destroy_response(s->fallback_503);
     service_destroy(s->svc);
     free(s);

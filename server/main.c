@@ -1,5 +1,6 @@
 /* main.c: the noisetile daemon: settings, start, the listening line, a
  * graceful stop on SIGINT/SIGTERM, and SIGHUP for the access log. */
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,12 +34,18 @@ int main(int argc, char **argv)
         return 2;
     }
 
+    /* Blocks of 64 KiB and more (request bodies, batch arrays and answers,
+     * tile scratch) come straight from mmap and go back to the system when
+     * freed: a burst of large batches leaves no heap behind (BENCHMARKS.md,
+     * "Render pool"). Fixing the threshold also stops glibc from raising it
+     * after the first such free, which would send later blocks to the heap. */
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024);
+
     /* Block the stop signals and SIGHUP before any thread starts, so every
      * worker inherits the mask and only sigwait() below receives them.
      * SIGPIPE is ignored: a client closing mid-response is not a reason to
-     * die. SIGHUP (log rotation's signal) reopens the access log, which is
-     * standard error today: so it changes nothing, and never stops the
-     * daemon. */
+     * die. SIGHUP (log rotation's signal) reopens the --access-log file
+     * (nothing to do for standard error), and never stops the daemon. */
     sigset_t stop;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);

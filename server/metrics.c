@@ -18,6 +18,8 @@ static const double render_buckets[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
 #define N_STATUS 600
 
 struct metrics {
+    metrics_extra_fn extra; /* more exposition text (the connection layer's) */
+    void *extra_ctx;
     atomic_uint_fast64_t requests[ROUTE_COUNT][N_STATUS];
     atomic_uint_fast64_t render_bucket[N_BUCKETS + 1]; /* not cumulative; last: +Inf */
     atomic_uint_fast64_t render_count;
@@ -41,6 +43,12 @@ void metrics_count_request(metrics *m, route_id route, unsigned int status)
     if (status >= N_STATUS)
         status = 0;
     atomic_fetch_add_explicit(&m->requests[route][status], 1, memory_order_relaxed);
+}
+
+void metrics_set_extra(metrics *m, metrics_extra_fn fn, void *ctx)
+{
+    m->extra = fn;
+    m->extra_ctx = ctx;
 }
 
 void metrics_observe_render(metrics *m, double seconds)
@@ -150,6 +158,15 @@ char *metrics_text(metrics *m, cache *c, size_t *out_len)
         put(&b, "noisetile_cache_entries %llu\n", (unsigned long long)st.entries);
         header(&b, "noisetile_cache_budget_bytes", "gauge", "The cache's byte budget (--cache-mb).");
         put(&b, "noisetile_cache_budget_bytes %llu\n", (unsigned long long)st.budget_bytes);
+    }
+    if (m->extra != NULL && !b.failed) {
+        size_t len = 0;
+        char *more = m->extra(m->extra_ctx, &len);
+        if (more == NULL)
+            b.failed = 1;
+        else
+            put(&b, "%s", more);
+        free(more);
     }
     if (b.failed) {
         free(b.p);

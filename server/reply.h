@@ -22,6 +22,13 @@
 #define REPLY_MAX_HEADERS 8
 #define REPLY_HEADER_BYTES 768
 
+/* Bits of reply.vary. */
+enum {
+    REPLY_VARY_ACCEPT_ENCODING = 1, /* Vary: Accept-Encoding (gzip or not) */
+    REPLY_VARY_BASE_URL = 2         /* Vary: Forwarded, X-Forwarded-Proto,
+                                       X-Forwarded-Host, Host (written URLs) */
+};
+
 /* REPLY_STREAM with no known length: sent chunked. */
 #define REPLY_SIZE_UNKNOWN UINT64_MAX
 
@@ -56,7 +63,9 @@ typedef struct {
     const char *content_type;   /* static text; NULL: no Content-Type */
     const char *cache_control;  /* static text; NULL: no Cache-Control */
     const char *content_encoding; /* static text ("gzip"); NULL: identity */
-    const char *vary;           /* static text ("Accept-Encoding"); NULL */
+    unsigned int vary;          /* REPLY_VARY_* bits: the request headers the
+                                   answer depends on (the connection layer
+                                   writes one Vary header for them all) */
     reply_body body_kind;
     const void *body;           /* OWNED, BORROWED, ENTRY: the bytes */
     uint64_t size;              /* body bytes (REPLY_SIZE_UNKNOWN: a stream

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "api.h"
+#include "cost.h"
 #include "daemon_limits.h"
 #include "errors.h"
 #include "files.h"
@@ -143,10 +144,6 @@ static int first_element(const char *v, char *buf, size_t buf_size)
     return 0;
 }
 
-/* The headers a derived base URL depends on: what a shared cache must key
- * a document on. */
-#define BASE_URL_VARY "Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host"
-
 /* "scheme://authority[/prefix]" for links: --public-url when set; else the
  * scheme and host of Forwarded, else X-Forwarded-Proto / X-Forwarded-Host,
  * else http and Host, else the address the daemon listens on. Sets *vary
@@ -235,7 +232,7 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     base_url(s, rq, base, sizeof base, &vary);
     int rc = api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
     if (rc == 0 && vary)
-        out->vary = BASE_URL_VARY;
+        out->vary |= REPLY_VARY_BASE_URL;
     return rc;
 }
 
@@ -450,6 +447,59 @@ void service_run(service *s, const service_request *rq, reply *out)
     int rc = handlers[(unsigned)id < ROUTE_COUNT ? id : ROUTE_NONE](s, rq, out, err, sizeof err);
     if (rc != 0)
         reply_error(out, rc, err);
+}
+
+/* The points of a batch body, counted cheaply: one '[' per point plus the
+ * array's own (an over-count when a malformed body has more; the parser
+ * refuses that body anyway). */
+static uint64_t count_points(const char *body, size_t len)
+{
+    uint64_t n = 0;
+    for (const char *p = body, *end = body + len; p != NULL && p < end;
+         p = memchr(p, '[', (size_t)(end - p))) {
+        if (*p == '[')
+            n++;
+        p++;
+    }
+    n = n > 0 ? n - 1 : 0;
+    return n > LIMIT_MAX_POINTS ? LIMIT_MAX_POINTS : n;
+}
+
+int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost)
+{
+    char err[ERRORS_MSG_MAX] = "";
+    int rc = 0;
+    query_result qr;
+    *out_cost = 1;
+    switch (rq->route.id) {
+    case ROUTE_TILE:
+        rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost, err,
+                         sizeof err);
+        if (rc == 1)
+            return 1;
+        break;
+    case ROUTE_POINT:
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_POINT, &qr, err,
+                         sizeof err);
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, 1, 1);
+        break;
+    case ROUTE_POINTS: {
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, 0, &qr, err, sizeof err);
+        uint64_t n = rq->body != NULL ? count_points(rq->body, rq->body_len) : 0;
+        if (rc == 0 && cost_check(&qr.spec, n, 1, "send fewer points", err, sizeof err) != 0)
+            rc = ERR_TOO_COSTLY;
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, n > 0 ? n : 1, 1);
+        break;
+    }
+    default:
+        break;
+    }
+    if (rc == 0)
+        return 0;
+    reply_error(out, rc, err);
+    return 1;
 }
 
 void service_handle(service *s, service_request *rq, reply *out)

@@ -14,6 +14,7 @@
 #define SERVICE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "metrics.h"
@@ -74,6 +75,15 @@ metrics *service_metrics(service *s);
  * 405, 413, a bad query), or 0 if the route's handler must run
  * (service_run). Never evaluates the field. */
 int service_prepare(service *s, service_request *rq, reply *out);
+
+/* Step 1b, on the connection thread, for a prepared request whose route
+ * evaluates (route_evaluates): answers at once what needs no evaluation:
+ * a cached tile (200 or 304), a bad query, a request whose estimated work
+ * is over the per-request limit (422, cost.h); returns 1 with *out
+ * complete. Otherwise returns 0 with *out untouched and *out_cost the
+ * estimated work of service_run (for the render pool's bound). Never
+ * evaluates the field and never waits for a render. */
+int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost);
 
 /* Step 2: the handler of rq->route on a prepared request; always leaves a
  * complete reply in *out (errors as JSON error replies). Thread-safe. */

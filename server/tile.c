@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost.h"
 #include "errors.h"
 #include "failalloc.h"
 #include "render.h"
@@ -131,32 +132,27 @@ int tile_etag_matches(const char *inm, const char *etag)
     }
 }
 
-int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
-                reply *out, char *err, size_t err_size)
+/* The cache key and ETag of a tile request; 0, or an ERR_* code. */
+static int tile_key(const route *r, const query_args *q, query_result *qr, char *key,
+                    size_t key_size, char *etag, size_t etag_size, char *err, size_t err_size)
 {
-    query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, qr, err, err_size);
     if (rc != 0)
         return rc;
-    char key[1024], etag[32];
-    if (tile_canonical(r, &qr.spec, &qr.render, key, sizeof key) < 0) {
+    if (tile_canonical(r, &qr->spec, &qr->render, key, key_size) < 0) {
         snprintf(err, err_size, "canonical request too long");
         return ERR_INTERNAL;
     }
-    tile_etag(key, etag, sizeof etag);
+    tile_etag(key, etag, etag_size);
+    return 0;
+}
 
-    fill_ctx f = {t, r, &qr, 0};
-    cache_entry *e = NULL;
-    rc = cache_get(t->cache, key, fill, &f, &e, NULL);
-    if (rc != 0) {
-        if (rc == ERR_NOMEM)
-            return rc;
-        snprintf(err, err_size, "tile rendering failed: %s", errors_strerror(rc));
-        return ERR_INTERNAL;
-    }
-    /* A matching If-None-Match gets status 304 with the same headers: the
-     * connection layer then sends them (with the 200's Content-Length) and
-     * no body, and keeps the connection. */
+/* The answer from entry e (whose reference passes to *out). A matching
+ * If-None-Match gets status 304 with the same headers: the connection
+ * layer then sends them (with the 200's Content-Length) and no body, and
+ * keeps the connection. */
+static int entry_reply(cache_entry *e, const char *inm, const char *etag, reply *out)
+{
     out->status = tile_etag_matches(inm, etag) ? 304 : 200;
     out->content_type = "image/png";
     out->cache_control = TILE_CACHE_CONTROL;
@@ -168,5 +164,50 @@ int tile_handle(tile_service *t, const char *inm, const route *r, const query_ar
         reply_release(out);
         return ERR_INTERNAL;
     }
+    return 0;
+}
+
+int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
+                reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    char key[1024], etag[32];
+    int rc = tile_key(r, q, &qr, key, sizeof key, etag, sizeof etag, err, err_size);
+    if (rc != 0)
+        return rc;
+    fill_ctx f = {t, r, &qr, 0};
+    cache_entry *e = NULL;
+    rc = cache_get(t->cache, key, fill, &f, &e, NULL);
+    if (rc != 0) {
+        if (rc == ERR_NOMEM)
+            return rc;
+        snprintf(err, err_size, "tile rendering failed: %s", errors_strerror(rc));
+        return ERR_INTERNAL;
+    }
+    return entry_reply(e, inm, etag, out);
+}
+
+int tile_lookup(tile_service *t, const char *inm, const route *r, const query_args *q,
+                reply *out, uint64_t *out_cost, char *err, size_t err_size)
+{
+    query_result qr;
+    char key[1024], etag[32];
+    int rc = tile_key(r, q, &qr, key, sizeof key, etag, sizeof etag, err, err_size);
+    if (rc != 0)
+        return rc;
+    cache_entry *e = NULL;
+    if (cache_lookup(t->cache, key, &e) == 0) {
+        rc = entry_reply(e, inm, etag, out);
+        return rc != 0 ? rc : 1;
+    }
+    int px = 256 * r->scale;
+    /* Shading needs the analytic gradient; the zero line one more row and
+     * column, which the estimate leaves out. */
+    const char *hint = r->scale == 2 ? (qr.render.shade ? "ask for @1x, or shade=0" : "ask for @1x")
+                       : qr.render.shade ? "shade=0" : NULL;
+    if (cost_check(&qr.spec, (uint64_t)px * (uint64_t)px, qr.render.shade, hint, err,
+                   err_size) != 0)
+        return ERR_TOO_COSTLY;
+    *out_cost = cost_estimate(&qr.spec, (uint64_t)px * (uint64_t)px, qr.render.shade);
     return 0;
 }

@@ -31,6 +31,15 @@ cache *tile_service_cache(tile_service *t);
 int tile_handle(tile_service *t, const char *if_none_match, const route *r,
                 const query_args *q, reply *out, char *err, size_t err_size);
 
+/* The connection thread's half of tile_handle: never renders, never waits.
+ * Returns 1 with *out the answer when the tile is cached (200 or 304, as
+ * tile_handle); 0 when it must be rendered, with *out_cost its estimated
+ * work (cost.h) and *out untouched; or an ERR_* code with a message in err
+ * (a bad query; ERR_TOO_COSTLY over the per-request limit). */
+int tile_lookup(tile_service *t, const char *if_none_match, const route *r,
+                const query_args *q, reply *out, uint64_t *out_cost, char *err,
+                size_t err_size);
+
 /* The canonical request text of a tile, used as cache key and hashed into
  * the ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".
  * Returns the length, or -1 if buf is too small. */

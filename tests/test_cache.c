@@ -373,6 +373,45 @@ static void test_single_flight(void)
     cache_destroy(c);
 }
 
+static void *get_once(void *arg)
+{
+    getter *g = arg;
+    cache_entry *e = NULL;
+    g->rc = cache_get(g->c, g->key, test_fill, g->f, &e, &g->hit);
+    cache_entry_release(e);
+    return NULL;
+}
+
+static void test_lookup_never_fills_or_waits(void)
+{
+    cache *c = cache_create(1 << 20, NULL);
+    fill_ctx f = {.size = 64, .sleep_ms = 300};
+    cache_entry *e = (cache_entry *)&f;
+    CHECK(cache_lookup(c, "k", &e) == CACHE_EMISS && e == NULL);
+    CHECK(atomic_load(&f.calls) == 0);
+    /* While another thread fills "k", a lookup answers at once: a miss. */
+    getter g = {.c = c, .f = &f, .key = "k", .rc = 1};
+    pthread_t th;
+    pthread_create(&th, NULL, get_once, &g);
+    while (atomic_load(&f.calls) == 0)
+        sleep_ms(1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(cache_lookup(c, "k", &e) == CACHE_EMISS && e == NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-6;
+    CHECKF(waited_ms < 100, "lookup waited %.1f ms for a fill", waited_ms);
+    pthread_join(th, NULL);
+    CHECK(g.rc == 0 && g.hit == 0);
+    /* Once filled: a hit with the same bytes, and counted as one. */
+    CHECK(cache_lookup(c, "k", &e) == 0 && e != NULL && data_ok(e, "k", 64));
+    cache_entry_release(e);
+    cache_stats st;
+    cache_get_stats(c, &st);
+    CHECK(st.hits == 1 && st.misses == 1 && atomic_load(&f.calls) == 1);
+    cache_destroy(c);
+}
+
 static void test_fill_error_shared_then_retried(void)
 {
     cache *c = cache_create(1 << 20, NULL);
@@ -594,6 +633,7 @@ int main(void)
     RUN(test_destroy_once_including_after_cache_destroy);
     RUN(test_oversized_entry_returned_not_kept);
     RUN(test_single_flight);
+    RUN(test_lookup_never_fills_or_waits);
     RUN(test_fill_error_shared_then_retried);
     RUN(test_concurrent_stress);
     RUN(test_stats_counts);

@@ -1,5 +1,6 @@
 /* test_config.c: flags and NOISETILE_* variables -> settings; bad values. */
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "test.h"
@@ -25,7 +26,8 @@ static void test_defaults_env_flags(void)
     char *none[] = {"noisetile"};
     CHECK(run(none, 1, &c, msg) == 0);
     CHECK(strcmp(c.bind, "127.0.0.1") == 0 && c.port == 8080 && c.cache_mb == 256 &&
-          c.threads >= 1 && c.static_dir[0] == '\0');
+          c.threads >= 1 && c.static_dir[0] == '\0' && c.access_log[0] == '\0');
+    CHECK(c.workers == (int)sysconf(_SC_NPROCESSORS_ONLN));
     fake_env[0][0] = "NOISETILE_PORT";
     fake_env[0][1] = "9000";
     fake_env[1][0] = "NOISETILE_CACHE_MB";
@@ -35,6 +37,14 @@ static void test_defaults_env_flags(void)
     CHECK(run(flags, 8, &c, msg) == 0);
     CHECK(c.port == 0 && c.cache_mb == 12 && c.threads == 3 && strcmp(c.bind, "::1") == 0);
     CHECK(c.static_dir[0] == '/');
+    fake_env[0][0] = "NOISETILE_WORKERS";
+    fake_env[0][1] = "5";
+    fake_env[1][0] = "NOISETILE_ACCESS_LOG";
+    fake_env[1][1] = "off";
+    CHECK(run(none, 1, &c, msg) == 0 && c.workers == 5 && strcmp(c.access_log, "off") == 0);
+    char *wflags[] = {"noisetile", "--workers", "3", "--access-log", "/tmp/a.log"};
+    CHECK(run(wflags, 5, &c, msg) == 0 && c.workers == 3 &&
+          strcmp(c.access_log, "/tmp/a.log") == 0);
     fake_env[0][0] = fake_env[1][0] = NULL;
 }
 
@@ -43,6 +53,7 @@ static void test_bad_values(void)
     static const char *const bad[][2] = {
         {"--port", "65536"}, {"--port", "-1"}, {"--port", ""}, {"--threads", "0"},
         {"--threads", "257"}, {"--cache-mb", "1.5"}, {"--cache-mb", "-1"},
+        {"--workers", "0"}, {"--workers", "257"}, {"--workers", "two"}, {"--access-log", ""},
         {"--bind", "localhost"}, {"--static", "/nonexistent-dir"}, {"--what", "1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -26,7 +26,7 @@ static void test_numbers_print_short(void)
 {
     char *t = dump(json_pack("[f,f,f,f,f,f,I,I]", 0.1, 1.0, -2.25, 1e6, 1e-7, -0.0,
                              (json_int_t)-7, (json_int_t)4294967295LL));
-    CHECKF(t && strcmp(t, "[0.1,1,-2.25,1e6,1e-7,-0,-7,4294967295]") == 0, "got %s", t);
+    CHECKF(t && strcmp(t, "[0.1,1,-2.25,1e6,1e-7,-0,-7,4294967295]") == 0, "got %s", t ? t : "(null)");
     free(t);
 }
 
@@ -87,7 +87,7 @@ static void test_strings_escaped_and_structure_kept(void)
     char *t = dump(doc);
     const char *want = "{\"msg\":\"say \\\"hi\\\"\\\\\\u000a\\u0009\\u0001\",\"list\":[1,{\"ok\":true,"
                        "\"none\":null}],\"z\":\"a\\u0000b\"}";
-    CHECKF(t && strcmp(t, want) == 0, "got %s", t);
+    CHECKF(t && strcmp(t, want) == 0, "got %s", t ? t : "(null)");
     /* and jansson reads back what was meant */
     json_error_t e;
     json_t *back = t ? json_loads(t, JSON_ALLOW_NUL, &e) : NULL;

@@ -1,10 +1,11 @@
 // sigterm-load.test.mjs: SIGTERM in the middle of a load (32 keep-alive
 // clients: cached and new tiles, points, POST batches, plus slow renders in
 // flight at the signal). Every request the daemon had started gets its
-// complete response (no "(aborted)" line in its access log; every response
-// the clients saw is complete, the slow renders included), requests it did
-// not start fail cleanly (the connection closes, nothing half-sent), and the
-// daemon exits 0 with no sanitizer or leak report (startDaemon's stop()).
+// complete response: 200, or 503 for a render still waiting in the queue
+// that the drain time could not fit (no "(aborted)" line in its access log;
+// every response the clients saw is complete), requests it did not start
+// fail cleanly (the connection closes, nothing half-sent), and the daemon
+// exits 0 with no sanitizer or leak report (startDaemon's stop()).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -70,29 +71,31 @@ test('SIGTERM under load: every started request completes, the daemon exits 0 wi
 
   const log = d.stderr();
   if (process.env.SIGTERM_LOG) (await import('node:fs')).writeFileSync(process.env.SIGTERM_LOG, log);
-  // The slow renders the daemon had started (normally all four) finished
-  // after the signal, complete; one not yet accepted when the signal came
-  // is refused, not cut.
+  // The slow renders the daemon had started finished after the signal,
+  // complete (200: the two render threads had them; 503 for one still
+  // queued that the drain time could not fit); one not yet accepted when
+  // the signal came is refused, not cut.
   const slowDone = slowRecs.filter((r) => r.status !== 0);
   for (const r of slowDone) {
-    assert.equal(r.status, 200, `slow render: ${JSON.stringify(r)}`);
+    assert.ok([200, 503].includes(r.status), `slow render: ${JSON.stringify(r)}`);
     assert.ok(r.complete && r.bytes === r.length && r.bytes > 0, `slow render incomplete: ${JSON.stringify(r)}`);
   }
-  assert.ok(slowDone.length > 0, `no slow render was in flight: ${JSON.stringify(slowRecs)}`);
+  assert.ok(slowDone.some((r) => r.status === 200), `no slow render finished: ${JSON.stringify(slowRecs)}`);
   const sig = log.indexOf('SIGTERM');
   assert.ok(sig >= 0 && log.indexOf('"GET /simplex/3/2/', sig) > sig, 'slow renders finished after the signal');
   // Whatever got a status line got its whole body.
   const answered = records.filter((r) => r.status !== 0);
   for (const r of answered) {
-    assert.ok([200].includes(r.status), `status ${r.status} for ${r.method} ${r.path}`);
+    assert.ok([200, 503].includes(r.status), `status ${r.status} for ${r.method} ${r.path}`);
+    assert.ok(r.status === 200 || r.after, `503 before the signal: ${JSON.stringify(r)}`);
     assert.ok(r.complete && r.bytes === r.length, `incomplete response: ${JSON.stringify(r)}`);
   }
   // The rest never reached a handler: the daemon logged no request it did
   // not finish.
   const aborted = log.split('\n').filter((l) => l.includes('(aborted)'));
   assert.deepEqual(aborted, [], 'requests the daemon started and did not finish');
-  const logged200 = log.split('\n').filter((l) => / 200 \d+ [\d.]+ms$/.test(l)).length;
-  assert.equal(logged200, answered.length + slowDone.length + cached.length,
+  const logged = log.split('\n').filter((l) => / (200|503) \d+ [\d.]+ms$/.test(l)).length;
+  assert.equal(logged, answered.length + slowDone.length + cached.length,
     'the daemon logged exactly the responses the clients received');
   assert.ok(records.filter((r) => r.after && r.status === 200).length > 0, 'requests were answered after the signal');
   assert.ok(answered.length > 100, `only ${answered.length} requests under load`);

@@ -1,0 +1,52 @@
+/* cost.h: the estimated work of a request that evaluates the field, for the
+ * render pool's bound (pool.h) and the per-request limit.
+ *
+ * cost = samples x octaves x warp factor x gradient factor x 3D factor
+ *
+ * in units of one noise sample of one octave, about 20 ns of one core of
+ * this machine (2D simplex; BENCHMARKS.md, "Render pool", has the
+ * measurements behind each factor):
+ * - samples: pixels of a tile (256^2, or 512^2 for @2x), points of a batch
+ *   (1 for /point), samples of a grid band;
+ * - warp factor 3 when warp > 0: the warp evaluates the field three times;
+ * - gradient factor 2 when analytic gradients are computed (shade=1 tiles,
+ *   every point answer): measured 1.1x to 2.5x the value alone;
+ * - 3D factor 4 with t: 3D noise measured 1.2x (improved) to 4.2x
+ *   (simplex) the 2D cost, and up to 20x for the square-lattice kinds whose
+ *   2D rows share lattice work (their 2D cost is a fifth of simplex's).
+ * It is an estimate that keeps the costliest requests from crowding the
+ * queue, not a price: within a factor of about 4 of the measured time. */
+#ifndef COST_H
+#define COST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "noise.h"
+
+#define COST_WARP_FACTOR 3
+#define COST_GRADIENT_FACTOR 2
+#define COST_3D_FACTOR 4
+
+/* A single request (or one band of a grid) may cost at most this: about
+ * one second of one core. The costliest tile that passes validation
+ * (@2x, 16 octaves, warp, t, shade) is 512^2 x 16 x 3 x 2 x 4 = 100.7M. */
+#define COST_REQUEST_LIMIT 50000000ULL
+
+/* The render pool's bound on waiting work, per worker thread: about four
+ * seconds of work each (so a request admitted to a full queue starts
+ * within about four seconds). */
+#define COST_QUEUE_PER_WORKER 200000000ULL
+
+/* The estimated cost of evaluating spec at samples samples, with analytic
+ * gradients when gradients is 1. Never 0. */
+uint64_t cost_estimate(const noise_spec *spec, uint64_t samples, int gradients);
+
+/* 0 when the request's cost is within COST_REQUEST_LIMIT; else -1 with a
+ * message in err naming the cost, its factors, the limit and the
+ * parameters to lower (lower_hint, e.g. "ask for @1x", is added to them
+ * when not NULL). */
+int cost_check(const noise_spec *spec, uint64_t samples, int gradients, const char *lower_hint,
+               char *err, size_t err_size);
+
+#endif
