@@ -46,13 +46,13 @@ help:
 	@echo '  run             install what building needs, build, serve on :8080 (NOISETILE_PORT)'
 	@echo '  test            install the test tools too, build with sanitizers, run every test'
 	@echo '  deps            install what building and running need (scripts/deps.sh build)'
-	@echo '  deps-test       install that and the test tools (scripts/deps.sh test)'
+	@echo '  deps-test       that and the test tools; deps-bench: and the benchmark peers'
 	@echo '  valgrind        unit and HTTP tests under valgrind memcheck'
-	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)'
-	@echo '  slowtest        idle and slow-loris clients against the release build'
+	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60); fuzz-build'
+	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
-	@echo '  deploytest      two daemons behind the shipped nginx cache, 64 clients, a replica killed'
-	@echo '  bench           bench-tiles, bench-noise, bench-http, bench-export (BENCHMARKS.md)'
+	@echo '  bench           bench-tiles bench-noise bench-grid bench-http bench-export'
+	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
 	@echo '  www             stage the viewer in build/www (for --static build/www)'
@@ -322,6 +322,12 @@ valgrind: deps-test
 # checks it from the host (scripts/image-test.sh). Needs root.
 image-test:
 	scripts/image-test.sh
+
+# make run and make test as a new user meets them: a clean Debian 12
+# container (buildah, the base image-test makes), a copy of HEAD, root, the
+# container's default limits (scripts/fresh-test.sh). Needs root and minutes.
+fresh-test:
+	scripts/fresh-test.sh
 
 clean:
 	rm -rf $(BUILD)

@@ -10,7 +10,7 @@
  * units (d value / d plane coordinate), so frequency, warp and octaves are
  * all accounted for by the chain rule.
  *
- * Definitions (shared/DESIGN.md gives the formulas):
+ * Definitions (docs/field.md gives the formulas):
  * - frequency multiplies all coordinates, t included (t is a plane-unit
  *   coordinate like x and y), before sampling; gradients scale with it.
  * - Octave k samples lacunarity^k * frequency * p with amplitude gain^k;

@@ -276,7 +276,7 @@ static int read_points(reader *r, size_t max_points, batch *out, size_t cap)
         if (!accept(r, ']')) {
             for (;;) {
                 skip_ws(r);
-                double v;
+                double v = 0;
                 int rc = r->p < r->end ? read_number(r, &v) : syntax(r, "unexpected end of body");
                 if (rc == 1) {
                     if (!is_value_start(*r->p))

@@ -31,6 +31,8 @@ struct cache_entry {
     size_t size;
     void *user;
     cache_destroy_fn destroy; /* copied so the entry can outlive its cache */
+    _Atomic(void *) attached;                 /* cache_entry_attach */
+    _Atomic(cache_attach_free_fn) attached_free;
     uint64_t hash;
     cache_entry *chain;    /* next in the bucket */
     cache_entry *lru_prev; /* towards the most recently used */
@@ -72,6 +74,12 @@ static uint64_t hash_key(const char *key)
 
 static void entry_free(cache_entry *e)
 {
+    void *att = atomic_load(&e->attached);
+    if (att != NULL) {
+        cache_attach_free_fn f = atomic_load(&e->attached_free);
+        if (f != NULL)
+            f(att);
+    }
     if (e->state == ENTRY_READY) {
         if (e->destroy)
             e->destroy(e->data, e->size, e->user);
@@ -257,6 +265,21 @@ static int wait_for_fill(cache *c, cache_entry *e)
     return e->state == ENTRY_READY ? 0 : e->error;
 }
 
+void *cache_entry_attach(cache_entry *e, void *obj, cache_attach_free_fn free_fn)
+{
+    void *expected = NULL;
+    if (atomic_compare_exchange_strong(&e->attached, &expected, obj)) {
+        atomic_store(&e->attached_free, free_fn);
+        return obj;
+    }
+    return expected;
+}
+
+void *cache_entry_attached(const cache_entry *e)
+{
+    return atomic_load(&((cache_entry *)e)->attached);
+}
+
 int cache_lookup(cache *c, const char *key, cache_entry **out)
 {
     assert(c && key && out);
@@ -319,6 +342,8 @@ int cache_get(cache *c, const char *key, cache_fill_fn fill, void *ctx,
     e->state = ENTRY_FILLING;
     e->destroy = c->destroy;
     atomic_init(&e->refs, 2); /* the cache's and ours */
+    atomic_init(&e->attached, NULL);
+    atomic_init(&e->attached_free, NULL);
     table_insert(c, e);
     pthread_mutex_unlock(&c->lock);
 

@@ -63,6 +63,16 @@ int cache_lookup(cache *c, const char *key, cache_entry **out);
 const void *cache_entry_data(const cache_entry *e);
 size_t cache_entry_size(const cache_entry *e);
 void *cache_entry_user(const cache_entry *e);
+/* An object attached to an entry by whoever serves it (the connection
+ * layer attaches the response it built from the entry's bytes, so that
+ * every later hit reuses it), freed with free_fn when the entry is freed.
+ * Returns the entry's attachment: obj if there was none, or the one
+ * another thread attached first (the caller then frees its own obj).
+ * Thread-safe; cache_entry_attached() returns it (NULL when none). */
+typedef void (*cache_attach_free_fn)(void *obj);
+void *cache_entry_attach(cache_entry *e, void *obj, cache_attach_free_fn free_fn);
+void *cache_entry_attached(const cache_entry *e);
+
 /* Drops a reference from cache_get(); release(NULL) does nothing. */
 void cache_entry_release(cache_entry *e);
 

@@ -40,7 +40,10 @@ const char *config_usage(void)
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
            "NOISETILE_WORKERS, NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL,\n"
            "NOISETILE_ACCESS_LOG; flags override the environment. SIGHUP reopens the\n"
-           "access log file (for log rotation; nothing to do for standard error).\n";
+           "access log file (for log rotation; nothing to do for standard error).\n"
+           "\n"
+           "noisetile export ... renders a field's tiles into MBTiles, PMTiles or a\n"
+           "directory; noisetile merge ... joins shard exports (--help for each).\n";
 }
 
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)

@@ -5,8 +5,9 @@
 #define DAEMON_LIMITS_H
 
 /* Connections handled by one thread of the epoll pool. Kept below 125: a
- * single epoll thread of the HTTP library (MHD 0.9.75) stalls for seconds when exactly
- * 128 or 256 connections are ready at once (FIELD-NOTES.md). The daemon-wide
+ * single epoll thread of the HTTP library (MHD 0.9.75) stalls for seconds
+ * when exactly 128 or 256 connections are ready at once
+ * (docs/architecture.md, "The HTTP library"). The daemon-wide
  * MHD_OPTION_CONNECTION_LIMIT is this times the thread count; at it,
  * the HTTP library stops accepting and new connections wait in the listen
  * backlog until a slot frees (measured; the per-address limit below, by

@@ -102,17 +102,11 @@ static int parse_field(const char *text, plan *p, char *err, size_t err_size)
         return -1;
     }
     p->seed = (uint32_t)seed;
+    /* The daemon's own query parsing: '+', percent escapes, the limits. */
     query_args args;
     memset(&args, 0, sizeof args);
-    for (char *tok = query ? strtok(query, "&") : NULL; tok != NULL; tok = strtok(NULL, "&")) {
-        char *eq = strchr(tok, '=');
-        if (eq != NULL)
-            *eq++ = '\0';
-        if (query_args_add(&args, tok, strlen(tok), eq, eq ? strlen(eq) : 0) != 0) {
-            snprintf(err, err_size, "%s", args.msg);
-            return -1;
-        }
-    }
+    if (query != NULL && query_split(query, &args, err, err_size) != 0)
+        return -1;
     query_result qr;
     if (query_parse(&args, p->kind, p->seed, QUERY_RENDER, &qr, err, err_size) != 0)
         return -1;
@@ -1427,16 +1421,28 @@ static int merge_mbtiles(const char *out, char **in, int n_in, char *err, size_t
     }
     unsigned batch = 0;
     for (size_t i = 0; rc == 0 && i < c.n; i++) {
-        if (i > 0 && c.k[i].id == c.k[i - 1].id)
-            continue; /* the same tile in two inputs: the first is kept */
         int z;
         uint32_t x, y;
         pmtiles_tile_zxy(c.k[i].id, &z, &x, &y);
-        unsigned char *data = NULL;
-        size_t size = 0;
-        if (mbtiles_get(m[c.k[i].src], z, x, y, &data, &size) != 0 ||
-            mbtiles_put(o, z, x, y, data, size, err, err_size) < 0)
+        unsigned char *data = NULL, *first = NULL;
+        size_t size = 0, first_size = 0;
+        if (mbtiles_get(m[c.k[i].src], z, x, y, &data, &size) != 0) {
+            snprintf(err, err_size, "%s: unreadable tile %d/%u/%u", in[c.k[i].src], z, x, y);
             rc = -1;
+        } else if (i > 0 && c.k[i].id == c.k[i - 1].id) {
+            /* The same tile in two inputs: kept once if the bytes agree. */
+            if (mbtiles_get(o, z, x, y, &first, &first_size) != 0 || first_size != size ||
+                memcmp(first, data, size) != 0) {
+                snprintf(err, err_size, "tile %d/%u/%u differs between %s and another input", z,
+                         x, y, in[c.k[i].src]);
+                rc = -1;
+            }
+            free(first);
+            free(data);
+            continue;
+        } else if (mbtiles_put(o, z, x, y, data, size, err, err_size) < 0) {
+            rc = -1;
+        }
         free(data);
         if (rc == 0 && ++batch == MBTILES_BATCH) {
             batch = 0;

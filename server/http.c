@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,7 +59,8 @@ struct http_server {
     config cfg;
     unsigned int port;
     service *svc;
-    pool *pool;
+    pool *pool;           /* NULL once http_stop destroyed it */
+    pthread_rwlock_t pool_lock; /* pool_submit vs. http_stop's destroy */
     connguard *guard;
     fdlimits limits;
     accesslog *log;       /* NULL with --access-log off */
@@ -142,15 +144,64 @@ void http_global_shutdown(void)
 typedef struct {
     reply_stream s;
     uint64_t *produced;
+    /* A stream whose blocks are produced on the render pool (s.produce). */
+    http_server *server;
+    struct MHD_Connection *conn;
+    int fd;
+    unsigned char client[16];
+    pool_job job;
+    atomic_int failed;    /* produce failed, or its job was not run */
 } stream_state;
+
+static int submit(http_server *s, pool_job *job, int *retry_after_s);
+static int fd_gone(int fd);
+
+static int stream_job_gone(pool_job *job)
+{
+    stream_state *st = job->arg;
+    return fd_gone(st->fd);
+}
+
+/* The pool's callback for the next block of a stream: produce it (or give
+ * up when the client left or the daemon stops), then resume the
+ * connection, whose content reader then reads the block. */
+static void stream_job_run(pool_job *job, pool_outcome outcome)
+{
+    stream_state *st = job->arg;
+    struct MHD_Connection *conn = st->conn;
+    if (outcome != POOL_RUN || st->s.produce(st->s.ctx) != 0)
+        atomic_store(&st->failed, 1);
+    MHD_resume_connection(conn);
+}
 
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     stream_state *st = cls;
+    if (atomic_load(&st->failed))
+        return MHD_CONTENT_READER_END_WITH_ERROR;
     long n = st->s.read(st->s.ctx, pos, buf, max);
     if (n > 0) {
         *st->produced += (uint64_t)n;
         return (ssize_t)n;
+    }
+    if (n == REPLY_STREAM_PENDING && st->s.produce != NULL) {
+        /* The next block is work for the pool: suspend, submit (the
+         * continuation of an admitted request is not refused for the
+         * queue's bound), and report no data for now. */
+        memset(&st->job, 0, sizeof st->job);
+        memcpy(st->job.client, st->client, 16);
+        st->job.cost = st->s.produce_cost;
+        st->job.run = stream_job_run;
+        st->job.gone = st->fd >= 0 ? stream_job_gone : NULL;
+        st->job.arg = st;
+        st->job.continuation = 1;
+        MHD_suspend_connection(st->conn);
+        int after;
+        if (submit(st->server, &st->job, &after) != 0) {
+            atomic_store(&st->failed, 1);
+            MHD_resume_connection(st->conn);
+        }
+        return 0;
     }
     return n == 0 ? MHD_CONTENT_READER_END_OF_STREAM : MHD_CONTENT_READER_END_WITH_ERROR;
 }
@@ -163,13 +214,49 @@ static void stream_done(void *cls)
     free(st);
 }
 
+static void add_headers(struct MHD_Response *resp, const reply *rp);
+
+static void destroy_response(void *resp) { MHD_destroy_response(resp); }
+
+/* A cache entry's response, built once and attached to the entry: every
+ * later hit queues the same response (headers and all) instead of making
+ * one and adding its headers per request (tile.c fills the same reply for
+ * an entry every time). NULL out of memory. */
+static struct MHD_Response *entry_response(reply *rp)
+{
+    struct MHD_Response *resp = cache_entry_attached(rp->entry);
+    if (resp != NULL)
+        return resp;
+    resp = MHD_create_response_from_buffer((size_t)rp->size, (void *)rp->body,
+                                           MHD_RESPMEM_PERSISTENT);
+    if (resp == NULL)
+        return NULL;
+    add_headers(resp, rp);
+    struct MHD_Response *first = cache_entry_attach(rp->entry, resp, destroy_response);
+    if (first != resp)
+        MHD_destroy_response(resp); /* another thread attached one first */
+    return first;
+}
+
 /* A response for rp, its headers added; what rp held passes to the
- * response (or to rq->held). NULL out of memory (rp then still holds it). */
-static struct MHD_Response *make_response(request *rq, reply *rp)
+ * response (or to rq->held). *shared is set to 1 for a response that
+ * outlives this request (not to be destroyed by it). NULL out of memory
+ * (rp then still holds it). */
+static struct MHD_Response *make_response(request *rq, reply *rp, int *shared)
 {
     struct MHD_Response *resp = NULL;
+    *shared = 0;
     if (failalloc_fail_here())
         return NULL;
+    if (rp->body_kind == REPLY_ENTRY && !rp->close) {
+        resp = entry_response(rp);
+        if (resp != NULL) {
+            *shared = 1;
+            rq->held = rp->entry; /* the bytes stay until the response is done */
+            rp->entry = NULL;
+        }
+        return resp;
+    }
     switch (rp->body_kind) {
     case REPLY_EMPTY:
         resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
@@ -198,8 +285,14 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
         stream_state *st = failalloc_malloc(sizeof *st);
         if (st == NULL)
             return NULL;
+        memset(st, 0, sizeof *st);
         st->s = rp->stream;
         st->produced = &rq->streamed;
+        st->server = rq->server;
+        st->conn = rq->conn;
+        st->fd = rq->fd;
+        memcpy(st->client, rq->job.client, 16);
+        atomic_init(&st->failed, 0);
         rq->is_stream = 1;
         size_t block = st->s.block_bytes != 0 ? st->s.block_bytes : 64 * 1024;
         resp = MHD_create_response_from_callback(
@@ -214,6 +307,12 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
     }
     if (resp == NULL)
         return NULL;
+    add_headers(resp, rp);
+    return resp;
+}
+
+static void add_headers(struct MHD_Response *resp, const reply *rp)
+{
     if (rp->content_type != NULL)
         MHD_add_response_header(resp, "Content-Type", rp->content_type);
     if (rp->cache_control != NULL)
@@ -236,7 +335,6 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
     MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
     if (rp->close)
         MHD_add_response_header(resp, "Connection", "close");
-    return resp;
 }
 
 /* Queues the reply in rq->rp and releases what it still holds. The seam a
@@ -245,10 +343,10 @@ static struct MHD_Response *make_response(request *rq, reply *rp)
 static enum MHD_Result send_reply(http_server *s, struct MHD_Connection *conn, request *rq)
 {
     reply *rp = &rq->rp;
-    struct MHD_Response *resp = make_response(rq, rp);
+    int shared;
+    struct MHD_Response *resp = make_response(rq, rp, &shared);
     unsigned int status = rp->status;
     uint64_t size = rp->size;
-    int shared = 0;
     if (resp == NULL) {
         resp = s->fallback_503;
         shared = 1;
@@ -397,6 +495,7 @@ typedef struct {
     int differing;            /* two Content-Length values differ */
     int bad_transfer_encoding;/* anything but one "chunked" */
     int bad_byte;             /* a bare CR, LF or NUL inside a field value */
+    int n_host;               /* Host fields */
     const char *expect;       /* the Expect value, NULL if absent */
     unsigned long long content_length;
     const char *prev_value;   /* the previous field's value (NUL check) */
@@ -440,6 +539,8 @@ static enum MHD_Result framing_header(void *cls, enum MHD_ValueKind kind, const 
         f->n_content_length++;
     } else if (strcasecmp(key, "Expect") == 0) {
         f->expect = value;
+    } else if (strcasecmp(key, "Host") == 0) {
+        f->n_host++;
     }
     return MHD_YES;
 }
@@ -462,6 +563,11 @@ static int check_framing(struct MHD_Connection *conn, const char *version, char 
     if (f.bad_byte) {
         snprintf(msg, msg_size, "a header field holds a NUL byte, a bare CR or a bare LF "
                                 "(RFC 9110 section 5.5)");
+        return ERR_FRAMING;
+    }
+    if (f.n_host > 1 || (f.n_host == 0 && strcmp(version, "HTTP/1.1") == 0)) {
+        snprintf(msg, msg_size, "an HTTP/1.1 request needs exactly one Host header "
+                                "(RFC 9112 section 3.2), got %d", f.n_host);
         return ERR_FRAMING;
     }
     if (f.n_content_length > 0 && f.n_transfer_encoding > 0) {
@@ -543,12 +649,33 @@ static void client_key(struct MHD_Connection *conn, unsigned char out[16])
  * would only notice a departed client after the work): 1 when the client
  * has closed or reset its end. Bytes waiting (a pipelined request) mean it
  * is still there. */
+static int fd_gone(int fd)
+{
+    char c;
+    ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
 static int job_gone(pool_job *job)
 {
     request *rq = job->arg;
-    char c;
-    ssize_t n = recv(rq->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    return fd_gone(rq->fd);
+}
+
+/* pool_submit, or POOL_ESTOPPED once http_stop has taken the pool away;
+ * *retry_after_s gets the wait to suggest when refused. */
+static int submit(http_server *s, pool_job *job, int *retry_after_s)
+{
+    pthread_rwlock_rdlock(&s->pool_lock);
+    int rc = POOL_ESTOPPED;
+    *retry_after_s = 1;
+    if (s->pool != NULL) {
+        rc = pool_submit(s->pool, job);
+        if (rc != 0)
+            *retry_after_s = pool_retry_after_s(s->pool);
+    }
+    pthread_rwlock_unlock(&s->pool_lock);
+    return rc;
 }
 
 /* The pool's callback, called once per job: evaluates on a worker (or
@@ -575,29 +702,23 @@ static void job_run(pool_job *job, pool_outcome outcome)
 }
 
 /* Hands an evaluating request to the pool: suspend first, then submit, so
- * the worker's resume always follows the suspend (FIELD-NOTES.md). A
- * request the pool refuses (over its bound, shutting down) is answered 503
- * with Retry-After at once, through the same resume. */
+ * the worker's resume always follows the suspend (docs/architecture.md,
+ * "The HTTP library"). A request the pool refuses (over its bound, shutting
+ * down) is answered 503 with Retry-After at once, through the same resume. */
 static enum MHD_Result submit_job(http_server *s, struct MHD_Connection *conn, request *rq,
                                   uint64_t cost)
 {
-    const union MHD_ConnectionInfo *fi =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    rq->fd = fi != NULL ? fi->connect_fd : -1;
-    rq->server = s;
-    rq->conn = conn;
-    client_key(conn, rq->job.client);
     rq->job.cost = cost;
     rq->job.run = job_run;
     rq->job.gone = rq->fd >= 0 ? job_gone : NULL;
     rq->job.arg = rq;
     atomic_store_explicit(&rq->job_state, JOB_WAITING, memory_order_relaxed);
     MHD_suspend_connection(conn);
-    int rc = pool_submit(s->pool, &rq->job);
+    int after;
+    int rc = submit(s, &rq->job, &after);
     if (rc == 0)
         return MHD_YES;
     char msg[200], retry[16];
-    int after = pool_retry_after_s(s->pool);
     if (rc == POOL_EFULL)
         snprintf(msg, sizeof msg,
                  "the render queue is full (its work is bounded so that waits stay short); "
@@ -668,6 +789,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
+        /* What the render pool needs of the connection: its socket (to see
+         * a client leave while its job waits) and the client's address. */
+        const union MHD_ConnectionInfo *fi =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        rq->fd = fi != NULL ? fi->connect_fd : -1;
+        rq->server = s;
+        rq->conn = conn;
+        client_key(conn, rq->job.client);
         char msg[ERRORS_MSG_MAX];
         unsigned long long announced = 0;
         const char *expect = NULL;
@@ -675,18 +804,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         if (rc != 0) {
             /* Queued now, before any body is read: libmicrohttpd closes the
              * connection after it, so nothing after the ambiguous request is
-             * read as one (FIELD-NOTES.md). */
+             * read as one (docs/architecture.md, "The HTTP library"). */
             connguard_request_received(conn);
             atomic_fetch_add(&s->closed[CLOSE_FRAMING], 1);
             return send_error(s, conn, rq, rc, msg, 1);
         }
         /* Answer on a later call: a response queued now, before the request
          * is read, makes libmicrohttpd close the connection after it
-         * (FIELD-NOTES.md). Refused now: a body announced beyond what we
-         * would even read, and one over the limit whose client waits for
-         * 100 Continue (it then need not send it at all). libmicrohttpd
-         * 0.9.75 takes a response only before or after the body, not in the
-         * middle. */
+         * (docs/architecture.md, "The HTTP library"). Refused now: a body
+         * announced beyond what we would even read, and one over the limit
+         * whose client waits for 100 Continue (it then need not send it at
+         * all). libmicrohttpd 0.9.75 takes a response only before or after
+         * the body, not in the middle. */
         if (announced > LIMIT_BODY_DISCARD_BYTES ||
             (announced > LIMIT_BODY_BYTES && expect != NULL)) {
             connguard_request_received(conn);
@@ -787,7 +916,11 @@ static char *metrics_extra(void *ctx, size_t *out_len)
 {
     http_server *s = ctx;
     pool_stats st;
-    pool_get_stats(s->pool, &st);
+    memset(&st, 0, sizeof st);
+    pthread_rwlock_rdlock(&s->pool_lock);
+    if (s->pool != NULL)
+        pool_get_stats(s->pool, &st);
+    pthread_rwlock_unlock(&s->pool_lock);
     char *t = failalloc_malloc(4096);
     if (t == NULL)
         return NULL;
@@ -861,6 +994,7 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     }
     s->cfg = *cfg;
     s->log_fd = -1;
+    pthread_rwlock_init(&s->pool_lock, NULL);
     atomic_init(&s->in_flight, 0);
     atomic_init(&s->body_memory, 0);
     for (int i = 0; i < CLOSE_COUNT; i++)
@@ -972,6 +1106,7 @@ fail:
     if (s->fallback_503 != NULL)
         MHD_destroy_response(s->fallback_503);
     service_destroy(s->svc);
+    pthread_rwlock_destroy(&s->pool_lock);
     free(s);
     return NULL;
 }
@@ -1018,8 +1153,11 @@ void http_stop(http_server *s, int drain_ms)
      * gone every suspended connection has been resumed, which
      * MHD_stop_daemon requires (it aborts the process otherwise), and the
      * 503s get a moment to be sent. */
-    pool_destroy(s->pool);
-    s->pool = NULL;
+    pthread_rwlock_wrlock(&s->pool_lock);
+    pool *p = s->pool;
+    s->pool = NULL; /* from now on a late request is answered 503 */
+    pthread_rwlock_unlock(&s->pool_lock);
+    pool_destroy(p);
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t1) < 1.0) {
@@ -1035,5 +1173,6 @@ void http_stop(http_server *s, int drain_ms)
         close(s->log_fd);
     MHD_destroy_response(s->fallback_503);
     service_destroy(s->svc);
+    pthread_rwlock_destroy(&s->pool_lock);
     free(s);
 }

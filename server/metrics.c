@@ -11,7 +11,7 @@
 #include "failalloc.h"
 
 /* Upper bounds (seconds) of the render-time histogram buckets; +Inf is
- * implicit. A cold 256-px tile takes about 1-20 ms (FIELD-NOTES.md). */
+ * implicit. A cold 256-px tile takes about 1-20 ms (BENCHMARKS.md, "Tiles: render and encode"). */
 static const double render_buckets[] = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
                                         0.05,   0.1,   0.25,   0.5,   1.0,  2.5};
 #define N_BUCKETS (sizeof render_buckets / sizeof render_buckets[0])

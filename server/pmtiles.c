@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #define HEADER_BYTES 127
@@ -434,8 +435,14 @@ done:
 
 /* ---- reading ---- */
 
+/* Directories read in one walk at most: a malformed archive whose leaves
+ * point at each other cannot make a walk take forever. */
+#define MAX_DIRS_PER_WALK (1u << 20)
+
 struct pmtiles_reader {
     FILE *f;
+    uint64_t file_size;
+    unsigned dirs; /* read in the current walk */
     uint64_t root_off, root_len, meta_off, meta_len, leaf_off, leaf_len, data_off, data_len;
     int compression, min_zoom, max_zoom;
     char *metadata;
@@ -459,7 +466,7 @@ int pmtiles_reader_read(pmtiles_reader *r, uint64_t off, uint32_t length, unsign
 /* Reads and decompresses the section at [off, off+len) into out. */
 static int read_section(pmtiles_reader *r, uint64_t off, uint64_t len, buf *out)
 {
-    if (len > GUNZIP_LIMIT)
+    if (len > GUNZIP_LIMIT || off > r->file_size || len > r->file_size - off)
         return -1;
     unsigned char *raw = malloc(len ? len : 1);
     if (raw == NULL || pmtiles_reader_read(r, off, (uint32_t)len, raw) != 0) {
@@ -495,6 +502,12 @@ pmtiles_reader *pmtiles_reader_open(const char *path, char *err, size_t err_size
         snprintf(err, err_size, "%s: not a PMTiles v3 archive", path);
         goto fail;
     }
+    struct stat st;
+    if (fstat(fileno(r->f), &st) != 0) {
+        snprintf(err, err_size, "%s: %s", path, strerror(errno));
+        goto fail;
+    }
+    r->file_size = (uint64_t)st.st_size;
     r->root_off = rd_le(h + 8, 8);
     r->root_len = rd_le(h + 16, 8);
     r->meta_off = rd_le(h + 24, 8);
@@ -506,6 +519,11 @@ pmtiles_reader *pmtiles_reader_open(const char *path, char *err, size_t err_size
     r->compression = h[97];
     r->min_zoom = h[100];
     r->max_zoom = h[101];
+    if (r->leaf_off > r->file_size || r->leaf_len > r->file_size - r->leaf_off ||
+        r->data_off > r->file_size || r->data_len > r->file_size - r->data_off) {
+        snprintf(err, err_size, "%s: sections past the end of the file (cut short?)", path);
+        goto fail;
+    }
     if ((r->compression != 1 && r->compression != 2) ||
         read_section(r, r->meta_off, r->meta_len, &meta) != 0 || buf_put(&meta, "", 1) != 0) {
         snprintf(err, err_size, "%s: unreadable metadata", path);
@@ -561,8 +579,8 @@ static int walk(pmtiles_reader *r, uint64_t off, uint64_t len, int depth, pmtile
     uint64_t n = 0;
     size_t pos = 0;
     int rc = -1;
-    if (depth > MAX_DEPTH || read_section(r, off, len, &d) != 0 || get_varint(&d, &pos, &n) != 0 ||
-        n == 0 || n > d.n)
+    if (depth > MAX_DEPTH || ++r->dirs > MAX_DIRS_PER_WALK || read_section(r, off, len, &d) != 0 ||
+        get_varint(&d, &pos, &n) != 0 || n == 0 || n > d.n)
         goto done;
     e = calloc(n, sizeof *e);
     if (e == NULL)
@@ -592,14 +610,14 @@ static int walk(pmtiles_reader *r, uint64_t off, uint64_t len, int depth, pmtile
     rc = 0;
     for (uint64_t i = 0; i < n && rc == 0; i++) {
         if (e[i].run == 0) {
-            if (e[i].offset + e[i].length > r->leaf_len) {
+            if (e[i].offset > r->leaf_len || e[i].length > r->leaf_len - e[i].offset) {
                 rc = -1;
                 break;
             }
             rc = walk(r, r->leaf_off + e[i].offset, e[i].length, depth + 1, fn, ctx);
             continue;
         }
-        if (e[i].offset + e[i].length > r->data_len) {
+        if (e[i].offset > r->data_len || e[i].length > r->data_len - e[i].offset) {
             rc = -1;
             break;
         }
@@ -615,6 +633,7 @@ done:
 int pmtiles_reader_each(pmtiles_reader *r, pmtiles_each_fn fn, void *ctx, char *err,
                         size_t err_size)
 {
+    r->dirs = 0;
     int rc = walk(r, r->root_off, r->root_len, 0, fn, ctx);
     if (rc == -1)
         snprintf(err, err_size, "malformed PMTiles directory");

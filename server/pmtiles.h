@@ -66,11 +66,14 @@ void pmtiles_reader_close(pmtiles_reader *r);
 const char *pmtiles_reader_metadata(const pmtiles_reader *r);
 void pmtiles_reader_zooms(const pmtiles_reader *r, int *min_zoom, int *max_zoom);
 
-/* Calls fn for every addressed tile in ascending id order (a run of n
- * repeated tiles gives n calls with the same data offset): its id, and
- * where its bytes are in the file. Stops at the first nonzero return of fn
- * and returns it; returns 0 after the last tile, -1 with a message in err
- * for a malformed archive. */
+/* Calls fn for every addressed tile in directory order (ascending ids in a
+ * well-formed archive; a run of n repeated tiles gives n calls with the same
+ * data offset): its id, and where its bytes are in the file (checked to lie
+ * in the tile data section). Stops at the first nonzero return of fn and
+ * returns it (fn should return a positive value to stop); returns 0 after
+ * the last tile, -1 with a message in err for a malformed archive
+ * (sections past the end of the file, directories nested deeper than 4 or
+ * more than 2^20 of them, entries out of their section). */
 typedef int (*pmtiles_each_fn)(void *ctx, uint64_t id, uint64_t file_offset, uint32_t length);
 int pmtiles_reader_each(pmtiles_reader *r, pmtiles_each_fn fn, void *ctx, char *err,
                         size_t err_size);

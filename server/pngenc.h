@@ -4,7 +4,7 @@
  *
  * Output bytes depend only on the pixels, the palette and the settings: no
  * time chunk, no text chunk, no uninitialised bytes, so the same tile always
- * encodes to the same bytes (DESIGN.md, "Numbers").
+ * encodes to the same bytes (docs/field.md, "Numbers").
  */
 #ifndef PNGENC_H
 #define PNGENC_H

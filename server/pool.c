@@ -381,7 +381,7 @@ int pool_submit(pool *p, pool_job *job)
     uint64_t share = bound / SHARE_DEN * SHARE_NUM;
     /* An empty queue takes any job, so a job over the bound cannot wait
      * forever; otherwise both the total and the address's share must fit. */
-    int fits = p->st.queued_jobs == 0 ||
+    int fits = job->continuation || p->st.queued_jobs == 0 ||
                (p->st.queued_cost + job->cost <= bound && c->queued_cost + job->cost <= share);
     if (!fits) {
         p->st.refused_full++;

@@ -52,6 +52,9 @@ struct pool_job {
     void (*run)(pool_job *job, pool_outcome outcome);
     int (*gone)(pool_job *job); /* optional: 1 when the client has left */
     void *arg;                 /* the caller's */
+    int continuation;          /* 1: more work of an admitted request (the
+                                  next band of a stream): not refused for
+                                  the bound, only when stopping */
     /* The pool's. */
     pool_job *next;
     struct pool_client *owner;

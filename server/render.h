@@ -10,7 +10,7 @@
 #include "errors.h"
 #include "noise.h"
 
-/* The side of tile (0, 0, 0) in plane units (DESIGN.md, "Tiles"). */
+/* The side of tile (0, 0, 0) in plane units (docs/field.md, "Tile geometry"). */
 #define RENDER_WORLD_SIZE 16.0
 
 typedef enum { RENDER_GRAY = 0, RENDER_TERRAIN, RENDER_VIRIDIS, RENDER_PALETTE_COUNT } render_palette;

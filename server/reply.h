@@ -56,7 +56,23 @@ typedef struct {
     void (*done)(void *ctx);
     void *ctx;
     size_t block_bytes; /* suggested size of one read (0: 64 KiB) */
+    /* Optional, for bodies whose blocks are costly to compute (grid bands):
+     * read returns REPLY_STREAM_PENDING when nothing is ready; the
+     * connection layer then runs produce(ctx) on a render-pool worker (the
+     * connection suspended meanwhile, never a connection thread) and calls
+     * read again once it returned. produce computes the next block and
+     * returns 0, or -1 on failure (the stream then ends with an error); it
+     * is never called at the same time as read. produce_cost is the
+     * estimated work of one produce call (cost.h), for the pool's
+     * fairness; the continuation of a stream is never refused for the
+     * queue's bound (its request was admitted), only when the daemon
+     * stops. */
+    int (*produce)(void *ctx);
+    uint64_t produce_cost;
 } reply_stream;
+
+/* What read returns when the next block must be produced first. */
+#define REPLY_STREAM_PENDING (-2)
 
 typedef struct {
     unsigned int status;        /* HTTP status; 0 means "not filled" */

@@ -412,6 +412,33 @@ static void test_lookup_never_fills_or_waits(void)
     cache_destroy(c);
 }
 
+static atomic_int attach_freed;
+static void attach_free(void *obj)
+{
+    atomic_fetch_add(&attach_freed, 1);
+    free(obj);
+}
+
+static void test_attachment_kept_once_freed_with_entry(void)
+{
+    cache *c = cache_create(1 << 20, NULL);
+    fill_ctx f = {.size = 64};
+    cache_entry *e = NULL;
+    CHECK(cache_get(c, "k", test_fill, &f, &e, NULL) == 0);
+    CHECK(cache_entry_attached(e) == NULL);
+    void *a = malloc(8), *b = malloc(8);
+    CHECK(cache_entry_attach(e, a, attach_free) == a);
+    /* A second attacher gets the first one back and frees its own. */
+    CHECK(cache_entry_attach(e, b, attach_free) == a);
+    free(b);
+    cache_entry_release(e);
+    CHECK(cache_lookup(c, "k", &e) == 0 && cache_entry_attached(e) == a);
+    cache_entry_release(e);
+    CHECK(atomic_load(&attach_freed) == 0);
+    cache_destroy(c); /* frees the entry, and its attachment once */
+    CHECK(atomic_load(&attach_freed) == 1);
+}
+
 static void test_fill_error_shared_then_retried(void)
 {
     cache *c = cache_create(1 << 20, NULL);
@@ -634,6 +661,7 @@ int main(void)
     RUN(test_oversized_entry_returned_not_kept);
     RUN(test_single_flight);
     RUN(test_lookup_never_fills_or_waits);
+    RUN(test_attachment_kept_once_freed_with_entry);
     RUN(test_fill_error_shared_then_retried);
     RUN(test_concurrent_stress);
     RUN(test_stats_counts);

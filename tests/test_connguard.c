@@ -2,8 +2,9 @@
  * against a real libmicrohttpd daemon on loopback: idle and slow-loris
  * connections are shut down after the deadline and not before, a complete
  * request is answered and its keep-alive connection then gets a new
- * deadline, and connguard_drain() ends connections between requests at once
- * but lets a request under way finish. */
+ * deadline, connguard_drain() ends connections between requests at once
+ * but lets a request under way finish, and past its threshold the guard
+ * sheds the connection that has waited longest for a request. */
 #include "connguard.h"
 #include "test.h"
 
@@ -65,11 +66,13 @@ typedef struct {
     unsigned port;
 } server;
 
-static int start(server *s, int deadline_ms)
+/* shed_above: connguard_shed_above() (0: no shedding). */
+static int start(server *s, int deadline_ms, unsigned shed_above)
 {
     s->g = connguard_create(deadline_ms);
     if (s->g == NULL)
         return -1;
+    connguard_shed_above(s->g, shed_above);
     s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC, 0,
                             NULL, NULL, handler, NULL, MHD_OPTION_THREAD_POOL_SIZE, 2u,
                             MHD_OPTION_URI_LOG_CALLBACK, on_uri, NULL,
@@ -140,7 +143,7 @@ static int wait_closed(int fd, int timeout_ms, char *buf, size_t buf_size)
 static void test_idle_connection_closed_at_deadline(void)
 {
     server s;
-    CHECK(start(&s, 300) == 0);
+    CHECK(start(&s, 300, 0) == 0);
     int fd = connect_to(s.port);
     CHECK(fd >= 0);
     double t0 = now_s();
@@ -156,7 +159,7 @@ static void test_idle_connection_closed_at_deadline(void)
 static void test_slow_loris_closed_despite_activity(void)
 {
     server s;
-    CHECK(start(&s, 500) == 0);
+    CHECK(start(&s, 500, 0) == 0);
     int fd = connect_to(s.port);
     CHECK(fd >= 0);
     double t0 = now_s();
@@ -182,7 +185,7 @@ static void test_slow_loris_closed_despite_activity(void)
 static void test_request_answered_then_keepalive_deadline(void)
 {
     server s;
-    CHECK(start(&s, 400) == 0);
+    CHECK(start(&s, 400, 0) == 0);
     int fd = connect_to(s.port);
     CHECK(fd >= 0);
     /* close to the deadline: the clock starts at accept */
@@ -209,7 +212,7 @@ static void test_request_answered_then_keepalive_deadline(void)
 static void test_drain_closes_idle_but_finishes_request(void)
 {
     server s;
-    CHECK(start(&s, 10000) == 0);
+    CHECK(start(&s, 10000, 0) == 0);
     int idle = connect_to(s.port);
     int busy = connect_to(s.port);
     CHECK(idle >= 0 && busy >= 0);
@@ -230,11 +233,67 @@ static void test_drain_closes_idle_but_finishes_request(void)
     stop(&s);
 }
 
+/* 1 if the peer has not closed fd within wait_ms (nothing to read). */
+static int still_open(int fd, int wait_ms)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    if (poll(&p, 1, wait_ms) <= 0)
+        return 1;
+    char c;
+    return recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) > 0;
+}
+
+static void test_shed_oldest_waiting_connection_past_the_limit(void)
+{
+    server s;
+    CHECK(start(&s, 10000, 3) == 0);
+    struct timespec nap = {0, 30 * 1000 * 1000};
+    int busy = connect_to(s.port);
+    const char *req = "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n";
+    CHECK(send(busy, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req));
+    nanosleep(&nap, NULL);
+    int a = connect_to(s.port);
+    nanosleep(&nap, NULL);
+    int b = connect_to(s.port);
+    nanosleep(&nap, NULL);
+    /* three open: at the threshold, nothing shed */
+    CHECK(still_open(a, 100) && still_open(b, 0));
+    CHECK(connguard_shed(s.g) == 0);
+    /* a fourth: the one that has waited longest for a request goes (a, the
+     * oldest idle one; busy's request is being answered or was answered
+     * after a connected) */
+    int c = connect_to(s.port);
+    CHECK(busy >= 0 && a >= 0 && b >= 0 && c >= 0);
+    char buf[1024] = "";
+    CHECKF(wait_closed(a, 2000, buf, sizeof buf) == 0, "the oldest idle connection was not shed");
+    CHECK(still_open(b, 100) && still_open(c, 0));
+    CHECK(connguard_shed(s.g) == 1);
+    CHECK(connguard_closed(s.g) == 0); /* shed, not timed out */
+    /* the request under way was answered */
+    struct pollfd p = {busy, POLLIN, 0};
+    CHECK(poll(&p, 1, 2000) == 1 && recv(busy, buf, sizeof buf - 1, 0) > 0);
+    CHECKF(strstr(buf, "HTTP/1.1 200") != NULL, "busy got: %s", buf);
+    /* a new client on a new connection is still served */
+    int d = connect_to(s.port);
+    const char *q = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    CHECK(send(d, q, strlen(q), MSG_NOSIGNAL) == (ssize_t)strlen(q));
+    memset(buf, 0, sizeof buf);
+    CHECK(wait_closed(d, 2000, buf, sizeof buf) > 0);
+    CHECKF(strstr(buf, "\r\n\r\nok") != NULL, "new client got: %s", buf);
+    close(a);
+    close(b);
+    close(c);
+    close(d);
+    close(busy);
+    stop(&s);
+}
+
 int main(void)
 {
     RUN(test_idle_connection_closed_at_deadline);
     RUN(test_slow_loris_closed_despite_activity);
     RUN(test_request_answered_then_keepalive_deadline);
     RUN(test_drain_closes_idle_but_finishes_request);
+    RUN(test_shed_oldest_waiting_connection_past_the_limit);
     return t_done();
 }

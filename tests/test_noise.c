@@ -1,6 +1,6 @@
 /* test_noise.c: unit tests of the noise core (noise/): the Islands page's
  * claims for 2D Perlin, bit-exactness of improved noise with Ken Perlin's
- * reference, hash and lattice rules of DESIGN.md, ranges, far-from-origin
+ * reference, hash and lattice rules of docs/field.md, ranges, far-from-origin
  * behaviour and grid/point agreement.
  *
  * Gradients, goldens and the parameter parser are in test_noise_grad.c,
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- an independent transcription of DESIGN.md's hash and gradients ---- */
+/* ---- an independent transcription of docs/field.md's hash and gradients ---- */
 
 static uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
 
@@ -285,7 +285,7 @@ static void test_improved_seeds(void)
     CHECKF(not_periodic == 0, "improved without t does not repeat every 256 cells (%d)", not_periodic);
 }
 
-/* The constant tables equal the formulas of DESIGN.md, computed at run time. */
+/* The constant tables equal the formulas of docs/field.md, computed at run time. */
 static void test_tables(void)
 {
     int bad = 0;

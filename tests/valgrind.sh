@@ -41,13 +41,15 @@ echo "unit tests under valgrind: $((t1 - t0)) s"
 
 # The HTTP suite: NOISETILE_BIN is a wrapper that runs the daemon under
 # valgrind; the harness's own timeouts are generous (30 s to start, 20 s a
-# request). sigterm-load.test.mjs is left out: it asserts the daemon's time
-# limits under load (a request rate, the 10 s drain), which a daemon 20-50
-# times slower cannot meet; `make test` runs it under ASan. One more test
+# request). sigterm-load.test.mjs, sigterm-queue.test.mjs and
+# bodymemory.test.mjs are left out: they assert the daemon's time limits
+# under load (a request rate, the 10 s drain, bodies arriving together),
+# which a daemon 20-50 times slower cannot meet; `make test` runs them
+# under ASan. One more test
 # leans on a time limit: "concurrent requests for one uncached tile" (eight
 # @2x warp tiles at once) fails when a render under valgrind outlasts the
 # 10 s request deadline of daemon_limits.h (seen at load average 14).
-VG_HTTP_EXCLUDE=${VG_HTTP_EXCLUDE:-sigterm-load.test.mjs}
+VG_HTTP_EXCLUDE=${VG_HTTP_EXCLUDE:-sigterm-load.test.mjs sigterm-queue.test.mjs bodymemory.test.mjs}
 http_tests=$(ls tests/http/*.test.mjs | grep -v -F -x -f <(for f in $VG_HTTP_EXCLUDE; do echo "tests/http/$f"; done))
 export NOISETILE_BIN="$PWD/tests/valgrind-daemon.sh"
 export NOISETILE_VG_DAEMON="$PWD/$BUILD/vg/noisetile"

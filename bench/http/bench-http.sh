@@ -11,8 +11,14 @@
 # over the rounds). Then the threading modes of libmicrohttpd on the hot
 # tile (BENCHMARKS.md, "HTTP").
 #
+# Then the render pool's runs (bench/http/pool-bench.mjs: latency isolation,
+# fairness between addresses, overload at 10x the queue's bound, 1 MiB
+# batches and RSS), for this build and, when BASELINE_BIN names one, for
+# that binary too (the previous commit's build), one after the other.
+#
 # Environment: BUILD (build dir, default build), SECONDS_PER_RUN (10),
-# ROUNDS (2), MODES (1: also compare threading modes), OUT (report file).
+# ROUNDS (2), MODES (1: also compare threading modes), POOL (1: the render
+# pool's runs), POOL_BENCH_SECONDS (15), BASELINE_BIN, OUT (report file).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -20,6 +26,7 @@ BIN=$PWD/$BUILD/noisetile
 DUR=${SECONDS_PER_RUN:-10}
 ROUNDS=${ROUNDS:-2}
 MODES=${MODES:-1}
+POOL=${POOL:-1}
 OUT=${OUT:-$PWD/$BUILD/bench-http.txt}
 LUA=$PWD/bench/http/paths.lua
 
@@ -232,6 +239,17 @@ if [ "$MODES" = 1 ]; then
   { echo; echo "threading modes: label conns set req/s p50 p99 errors req/cpu-s"; cat "$tmp/modes"; } >>"$tmp/summary"
 fi
 
-{ cat "$tmp/header"; echo; echo "all runs: server conns set req/s p50 p99 errors req/cpu-s"; cat "$tmp/results"; cat "$tmp/summary"; } >"$OUT"
+# The render pool: this build, then the baseline if given.
+: >"$tmp/pool.jsonl"
+if [ "$POOL" = 1 ]; then
+  echo
+  echo "render pool runs (bench/http/pool-bench.mjs; machine load $(cut -d' ' -f1-3 /proc/loadavg)):"
+  for b in "$BIN" ${BASELINE_BIN:+"$BASELINE_BIN"}; do
+    node bench/http/pool-bench.mjs "$b" >>"$tmp/pool.jsonl" || { echo "bench-http: pool-bench failed for $b" >&2; exit 1; }
+  done
+fi
+
+{ cat "$tmp/header"; echo; echo "all runs: server conns set req/s p50 p99 errors req/cpu-s"; cat "$tmp/results"; cat "$tmp/summary";
+  if [ -s "$tmp/pool.jsonl" ]; then echo; echo "render pool runs (JSON, one per run and binary):"; cat "$tmp/pool.jsonl"; fi; } >"$OUT"
 echo
 echo "report: $OUT"

@@ -1,5 +1,5 @@
 // viewer.test.mjs: the viewer at / in headless Chromium against the real
-// daemon: tiles come only from the daemon and sit where DESIGN.md's tile
+// daemon: tiles come only from the daemon and sit where docs/field.md's tile
 // geometry puts them, controls change tile URLs, a click shows what /point
 // says for the clicked spot, the hash restores the state, @2x tiles on
 // high-DPI screens, no console errors or failed requests. Screenshots go to
@@ -18,7 +18,7 @@ const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const WORLD = 16;   // plane units covered by tile z = 0 (DESIGN.md, "Tiles")
+const WORLD = 16;   // plane units covered by tile z = 0 (docs/field.md, "Tile geometry")
 const TILE = 256;   // CSS pixels per tile
 const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png(\?.*)?$/;
 
@@ -69,7 +69,7 @@ function hashState(url) {
 }
 
 // The plane point under CSS pixel (px, py) of the map, from the view in the
-// hash and DESIGN.md's geometry alone (no help from the page's code).
+// hash and docs/field.md's geometry alone (no help from the page's code).
 function planeAt(view, size, px, py) {
   const k = TILE / WORLD * 2 ** view.z;
   return { x: view.x + (px - size.width / 2) / k, y: view.y + (py - size.height / 2) / k, k };
@@ -354,7 +354,7 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   await waitTiles(page);
 });
 
-// Simplex 2D (DESIGN.md): the plane scaled by f/sqrt(3), corners of the
+// Simplex 2D (docs/field.md): the plane scaled by f/sqrt(3), corners of the
 // skewed grid at c - (ci+cj)(3-sqrt(3))/6. Its value is 0 at every corner
 // (the own gradient is orthogonal to a zero offset, the other corners are
 // beyond the kernel's radius), so /point confirms the corners, and the

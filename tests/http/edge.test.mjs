@@ -172,6 +172,11 @@ test('NUL, bare CR, bare LF inside a header value: 400, closed, nothing smuggled
   }
 });
 
+test('HTTP/1.1 without Host, or with two: 400, closed, nothing smuggled', async () => {
+  await refusedAndClosed('nohost', 'GET /healthz HTTP/1.1\r\n\r\n', 'HTTP/1.1 400 Bad Request', /exactly one Host header .*got 0/);
+  await refusedAndClosed('twohosts', 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n', 'HTTP/1.1 400 Bad Request', /exactly one Host header .*got 2/);
+});
+
 test('obs-fold: the folded line joins its field (RFC 9112 5.2), the request is answered and the next one too', async () => {
   await answeredThenPipelined('obsfold', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n', 'HTTP/1.1 200 OK');
   // A fold cannot smuggle a header past the checks: Transfer-Encoding

@@ -34,7 +34,7 @@ test('/point: the documented shape with canonical params, 2 or 3 gradient compon
   assert.equal(t.json.params.t, 3);
   assert.equal(t.json.params.octaves, 2);
   assert.notEqual(t.json.value, j.value);
-  // Perlin noise is 0 on lattice points (DESIGN.md).
+  // Perlin noise is 0 on lattice points (docs/field.md).
   const z = await get(`${d.url}/perlin/7/point?x=3&y=-5`);
   assert.equal(z.json.value, 0);
 });

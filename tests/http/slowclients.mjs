@@ -8,7 +8,9 @@
 // that every slot the daemon has is held by an idle or slow client whatever
 // its descriptor limit (1024 or 20000). IDLE connections never send a byte;
 // SLOW ones send a request line and then one header byte every
-// SLOW_INTERVAL_MS, never finishing. While they are open, a normal client
+// SLOW_INTERVAL_MS, never finishing; they are held by child processes of
+// 500 connections each (slowclients-worker.mjs), as one process may have a
+// limit of 1024 descriptors itself. While they are open, a normal client
 // from another address fetches a cached and a fresh tile on new connections
 // every 500 ms and records each latency. Then it waits until the daemon has
 // closed every idle and slow connection (shed for newer ones, or at its
@@ -18,8 +20,9 @@
 // binary, default the sanitizer build; SLOWTEST_NOFILE=1024 runs it under
 // that descriptor limit); prints the figures as JSON and exits 1 if a check
 // fails.
-import net from 'node:net';
 import http from 'node:http';
+import { fork } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon } from './daemon.mjs';
 
@@ -61,85 +64,64 @@ function fetchOnce(port, path, timeoutMs) {
   });
 }
 
-// Opens one connection; resolves the record once connected (or failed).
-function open(port, kind, localAddress) {
-  return new Promise((resolve) => {
-    const rec = { kind, opened: 0, closedAt: null, error: null, sock: null };
-    const s = net.connect({ host: '127.0.0.1', port, localAddress });
-    rec.sock = s;
-    s.on('connect', () => { rec.opened = performance.now(); resolve(rec); });
-    s.on('data', () => {});
-    s.on('error', (e) => { rec.error = rec.error || e.code || e.message; });
-    s.on('close', () => {
-      if (rec.closedAt === null) rec.closedAt = performance.now();
-      if (!rec.opened) rec.opened = rec.closedAt;
-      resolve(rec);
-    });
-  });
+// One attack process (slowclients-worker.mjs) and a way to ask it things.
+function worker() {
+  const child = fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'slowclients-worker.mjs'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiting = [];
+  child.on('message', (m) => { const w = waiting.shift(); if (w) w(m); });
+  child.on('exit', () => { for (const w of waiting.splice(0)) w({ cmd: 'exited' }); });
+  return { child, ask: (m) => new Promise((resolve) => { waiting.push(resolve); child.send(m); }) };
 }
-
-async function openMany(port, kind, n, addresses, batch = 100) {
-  const out = [];
-  for (let i = 0; i < n; i += batch) {
-    const part = await Promise.all(Array.from({ length: Math.min(batch, n - i) },
-      (_, j) => open(port, kind, `${ATTACK_NET}${1 + ((i + j) % addresses)}`)));
-    out.push(...part);
-  }
-  return out;
-}
+const PER_WORKER = 500;   // connections per attack process: well below a limit of 1024
 
 export async function slowClients(port, limits, {
   slowIntervalMs = 2000, attackMs = 6000, waitCloseMs = 25000,
 } = {}) {
   const { idle, slow, addresses } = attackSize(limits);
-  const t0 = performance.now();
-  const idleConns = await openMany(port, 'idle', idle, addresses);
-  const slowConns = await openMany(port, 'slow', slow, addresses);
-  const openedMs = performance.now() - t0;
-  // Slow-loris: a request line, then a header byte now and then, never the
-  // blank line that ends the headers.
-  for (const c of slowConns) if (c.closedAt === null) c.sock.write('GET /perlin/7/3/1/2.png HTTP/1.1\r\nHost: x\r\nX-Slow: ');
-  const drip = setInterval(() => {
-    for (const c of slowConns) if (c.closedAt === null && !c.sock.destroyed) c.sock.write('a');
-  }, slowIntervalMs);
+  const plan = Array.from({ length: idle + slow }, (_, i) => ({ kind: i < idle ? 'idle' : 'slow', address: `${ATTACK_NET}${1 + (i % addresses)}` }));
+  const workers = Array.from({ length: Math.ceil(plan.length / PER_WORKER) }, worker);
+  try {
+    const t0 = performance.now();
+    const share = (w) => plan.slice(w * PER_WORKER, (w + 1) * PER_WORKER);
+    await Promise.all(workers.map((w, i) => w.ask({ cmd: 'open', port, conns: share(i) })));
+    const openedMs = performance.now() - t0;
+    await Promise.all(workers.map((w) => w.ask({ cmd: 'slow', intervalMs: slowIntervalMs })));
+    const count = async () => (await Promise.all(workers.map((w) => w.ask({ cmd: 'count' })))).reduce((n, m) => n + m.open, 0);
 
-  // The normal client, while the attack holds every slot.
-  const all = [...idleConns, ...slowConns];
-  const openAtStart = all.filter((c) => c.closedAt === null).length;
-  const fetches = [];
-  let fresh = 0;
-  const tAttack = performance.now();
-  while (performance.now() - tAttack < attackMs) {
-    fetches.push(await fetchOnce(port, '/perlin/7/3/1/2.png', 5000));
-    fetches.push(await fetchOnce(port, `/perlin/7/6/${1000 + fresh++}/3.png`, 5000));
-    await sleep(500);
+    // The normal client, while the attack holds every slot.
+    const openAtStart = await count();
+    const fetches = [];
+    let fresh = 0;
+    const tAttack = performance.now();
+    while (performance.now() - tAttack < attackMs) {
+      fetches.push(await fetchOnce(port, '/perlin/7/3/1/2.png', 5000));
+      fetches.push(await fetchOnce(port, `/perlin/7/6/${1000 + fresh++}/3.png`, 5000));
+      await sleep(500);
+    }
+    const openAtEnd = await count();
+    const records = (await Promise.all(workers.map((w) => w.ask({ cmd: 'wait', ms: waitCloseMs })))).flatMap((m) => m.records || []);
+    const lifetimes = (kind) => records.filter((c) => c.kind === kind && c.lifetimeS !== null).map((c) => c.lifetimeS);
+    const stats = (xs) => xs.length === 0 ? null : { min: Math.min(...xs), max: Math.max(...xs) };
+    // After the attack: the daemon still serves.
+    const after = await fetchOnce(port, '/perlin/7/3/1/2.png', 5000);
+    return {
+      limits, idle, slow, addresses, processes: workers.length, openedMs: Math.round(openedMs),
+      // closed before the request deadline: shed for newer connections, or refused
+      closedEarly: records.filter((c) => c.lifetimeS !== null && c.lifetimeS < DEADLINE_S - 0.5).length,
+      openAtStart,
+      openAfterAttack: openAtEnd,
+      stillOpenAfterWait: records.length === plan.length ? records.filter((c) => c.lifetimeS === null).length : plan.length,
+      idleLifetimeS: stats(lifetimes('idle')),
+      slowLifetimeS: stats(lifetimes('slow')),
+      fetches: fetches.length,
+      fetchStatuses: [...new Set(fetches.map((f) => f.status))],
+      fetchMaxMs: Math.max(...fetches.map((f) => f.ms)),
+      fetchMedianMs: fetches.map((f) => f.ms).sort((a, b) => a - b)[Math.floor(fetches.length / 2)],
+      afterStatus: after.status,
+    };
+  } finally {
+    for (const w of workers) if (w.child.exitCode === null) w.child.kill();
   }
-  const openAtEnd = all.filter((c) => c.closedAt === null).length;
-  const tWait = performance.now();
-  while (all.some((c) => c.closedAt === null) && performance.now() - tWait < waitCloseMs) await sleep(100);
-  clearInterval(drip);
-  const stillOpen = all.filter((c) => c.closedAt === null).length;
-  for (const c of all) c.sock.destroy();
-
-  const lifetimes = (list) => list.filter((c) => c.closedAt !== null).map((c) => (c.closedAt - c.opened) / 1000);
-  const stats = (xs) => xs.length === 0 ? null : { min: Math.min(...xs), max: Math.max(...xs) };
-  // After the attack: the daemon still serves.
-  const after = await fetchOnce(port, '/perlin/7/3/1/2.png', 5000);
-  return {
-    limits, idle, slow, addresses, openedMs: Math.round(openedMs),
-    // closed before the request deadline: shed for newer connections, or refused
-    closedEarly: all.filter((c) => c.closedAt !== null && (c.closedAt - c.opened) / 1000 < DEADLINE_S - 0.5).length,
-    openAtStart,
-    openAfterAttack: openAtEnd,
-    stillOpenAfterWait: stillOpen,
-    idleLifetimeS: stats(lifetimes(idleConns)),
-    slowLifetimeS: stats(lifetimes(slowConns)),
-    fetches: fetches.length,
-    fetchStatuses: [...new Set(fetches.map((f) => f.status))],
-    fetchMaxMs: Math.max(...fetches.map((f) => f.ms)),
-    fetchMedianMs: fetches.map((f) => f.ms).sort((a, b) => a - b)[Math.floor(fetches.length / 2)],
-    afterStatus: after.status,
-  };
 }
 
 // The checks shared by make slowtest and the node test; returns a list of

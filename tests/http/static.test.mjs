@@ -3,7 +3,7 @@
 // traversal table is in errors.test.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, get, raw, makeStaticFixture, STATIC } from './daemon.mjs';
@@ -87,6 +87,16 @@ test('without --static the binary serves the viewer built into it: the bytes of 
       const h = await raw(d.port, 'HEAD', p);
       assert.equal(h.status, 200, p);
       assert.equal(h.body.length, 0, p);
+    }
+    // Every file of the staged viewer (static/ and each WWW_VENDOR library:
+    // Leaflet, pmtiles, three.js, ...) is served, byte for byte.
+    const www = path.join(ROOT, process.env.BUILD || 'build', 'www');
+    const staged = readdirSync(www, { recursive: true }).filter((f) => statSync(path.join(www, f)).isFile());
+    assert.ok(staged.length >= files.length, `${staged.length} staged files`);
+    for (const f of staged) {
+      const r = await raw(d.port, 'GET', '/' + f.split(path.sep).map(encodeURIComponent).join('/'));
+      assert.equal(r.status, 200, f);
+      assert.ok(r.body.equals(readFileSync(path.join(www, f))), `${f}: not the staged bytes`);
     }
     // Another file's ETag is not this one's.
     const other = await raw(d.port, 'GET', '/viewer.js', { headers: { 'If-None-Match': (await raw(d.port, 'GET', '/')).headers.etag } });

@@ -19,7 +19,7 @@ async function metric(name) {
   return Number(m[1]);
 }
 
-// Pixel centre of pixel (i, j) of tile (z, x, y), W px wide (DESIGN.md, "Tiles").
+// Pixel centre of pixel (i, j) of tile (z, x, y), W px wide (docs/field.md, "Tile geometry").
 const centre = (z, x, y, W, i, j) => [(x + (i + 0.5) / W) * (16 / 2 ** z), (y + (j + 0.5) / W) * (16 / 2 ** z)];
 
 async function batch(kind, seed, query, points) {

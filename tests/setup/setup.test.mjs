@@ -82,4 +82,10 @@ test('make help lists the targets in one screen', () => {
   for (const t of ['run', 'test', 'valgrind', 'fuzz', 'bench', 'image-test', 'fresh-test', 'clean']) {
     assert.match(r.stdout, new RegExp(`^  ${t}\\s`, 'm'), t);
   }
+  // every target a user may type (the .PHONY ones) is named
+  const makefile = readFileSync(path.join(ROOT, 'Makefile'), 'utf8');
+  const phony = [...makefile.matchAll(/^\.PHONY:(.*)$/gm)].flatMap((m) => m[1].trim().split(/\s+/));
+  const internal = new Set(['all', 'help', 'test-build']);
+  const missing = phony.filter((t) => !internal.has(t) && !new RegExp(`(^|[\\s;:,])${t}([\\s;:,]|$)`, 'm').test(r.stdout));
+  assert.deepEqual(missing, [], 'targets missing from make help');
 });
