@@ -51,7 +51,7 @@ help:
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60); fuzz-build'
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
-	@echo '  bench           bench-tiles bench-noise bench-grid bench-http bench-export'
+	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http bench-export'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -192,7 +192,7 @@ bench-noise: deps-bench
 	$(BUILD)/bench/bench_noise
 
 # A grid's encodings against the bare noise_eval_grid fill of its window.
-GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o failalloc.o)
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o render.o pngenc.o fastz.o failalloc.o)
 $(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
@@ -202,7 +202,14 @@ bench-grid: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_grid
 	$(BUILD)/bench/bench_grid
 
-bench: bench-tiles bench-noise bench-grid
+# A 1025 x 1025 grid.npy against the same samples through POST /points, and
+# the daemon's CPU per grid against the bare fill (bench/http/bench-grid.mjs).
+.PHONY: bench-grid-http
+bench-grid-http: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile $(BUILD)/bench/bench_grid
+	BUILD=$(BUILD) node bench/http/bench-grid.mjs
+
+bench: bench-tiles bench-noise bench-grid bench-grid-http
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on

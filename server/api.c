@@ -12,6 +12,8 @@
 #include "daemon_limits.h"
 #include "errors.h"
 #include "failalloc.h"
+#include "grid.h"
+#include "heightsreq.h"
 #include "openapi.h"
 #include "params.h"
 #include "render.h"
@@ -191,15 +193,33 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
                  char *err, size_t err_size)
 {
     query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
-    if (rc != 0)
-        return rc;
-    char field[512], rend[128], tiles[1200], name[96];
-    if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
-        query_render_canonical(&qr.render, rend, sizeof rend) < 0)
-        return ERR_INTERNAL;
-    snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
-             noise_kind_name(r->kind), r->seed, field, rend);
+    char tiles[1400], name[96];
+    const char *encoding = NULL;
+    if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
+        /* numeric PNG tiles (raster-dem sources): the template keeps the
+         * encoding and its height parameters */
+        grid_request g;
+        char canon[1024];
+        int rc = heightsreq_parse(q, r->kind, r->seed, 0, ROUTE_EXT_PNG, &g, err, err_size);
+        if (rc != 0)
+            return rc;
+        if (heightsreq_canonical(&g, 0, canon, sizeof canon) < 0)
+            return ERR_INTERNAL;
+        qr.spec = g.spec;
+        encoding = heights_format_name(g.enc.format);
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s", base_url,
+                 noise_kind_name(r->kind), r->seed, canon);
+    } else {
+        int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+        if (rc != 0)
+            return rc;
+        char field[512], rend[128];
+        if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
+            query_render_canonical(&qr.render, rend, sizeof rend) < 0)
+            return ERR_INTERNAL;
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
+                 noise_kind_name(r->kind), r->seed, field, rend);
+    }
     snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
     /* The plane is infinite and has no geographic meaning: bounds are the
      * whole TileJSON world (its default), the centre is the plane's origin
@@ -215,6 +235,12 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
         "attribution", "noisetile",
         "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
         "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+    /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
+    if (doc != NULL && encoding != NULL &&
+        json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {
+        json_decref(doc);
+        doc = NULL;
+    }
     return json_reply(doc, API_CACHE_CONTROL, out);
 }
 
@@ -306,10 +332,27 @@ json_t *api_kinds_document(void)
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
         "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
+    json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
+    json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));
+    json_object_set_new(doc, "heights", json_pack(
+        "{s:[s,s,s],s:s,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s}}",
+        "tile_formats", "png", "npy", "r16",
+        "tile_url", "/{kind}/{seed}/{z}/{x}/{y}.{npy,r16} and .png?encoding=",
+        "grid_url", "/{kind}/{seed}/grid.{npy,r16,png}",
+        "grid_sample", "sample (i, j) is the field at (x + i*step, y + j*step)",
+        "mappings",
+        "npy", "NumPy 1.0, <f4, C order, shape (height, width); gradient=1: (height, width, 3)",
+        "r16", "little-endian uint16 u = floor((v + 1) * 32767.5 + 0.5) clamped to 0..65535",
+        "gray16", "16-bit grayscale PNG of the same u",
+        "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
+        "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
     json_object_set_new(doc, "limits", json_pack(
-        "{s:i,s:i,s:i,s:I,s:I,s:I}", "max_points", LIMIT_MAX_POINTS, "max_body_bytes", LIMIT_BODY_BYTES,
-        "max_query_params", LIMIT_QUERY_PARAMS, "seed_max", (json_int_t)UINT32_MAX,
-        "tile_index_max", (json_int_t)INT32_MAX, "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES));
+        "{s:i,s:i,s:i,s:I,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
+        "max_body_bytes", LIMIT_BODY_BYTES, "max_query_params", LIMIT_QUERY_PARAMS,
+        "seed_max", (json_int_t)UINT32_MAX, "tile_index_max", (json_int_t)INT32_MAX,
+        "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES,
+        "grid_max_side", LIMIT_GRID_SIDE, "grid_max_samples", (json_int_t)LIMIT_GRID_SAMPLES,
+        "grid_max_step", LIMIT_GRID_STEP));
     return doc;
 fail:
     json_decref(doc);

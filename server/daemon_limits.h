@@ -95,6 +95,16 @@
  * 16 octaves and warp takes a few tens of milliseconds of one worker thread. */
 #define LIMIT_MAX_POINTS 10000
 
+/* A grid or window (grid.npy/.r16/.png, /stats): each side at most 8193
+ * samples and 16785409 samples in all (4097 x 4097, Unity's largest
+ * heightmap: the issue's target, 33.6 MB as .r16, 67 MB as .npy). A grid is
+ * streamed in bands, so the limit bounds a request's time (about 1 s of one
+ * core for 6 octaves), not its memory. Beyond: 413, ask for several grids.
+ * Sample spacing at most 1e6 plane units (the warp and frequency limit). */
+#define LIMIT_GRID_SIDE 8193
+#define LIMIT_GRID_SAMPLES 16785409LL
+#define LIMIT_GRID_STEP 1e6
+
 /* Nice value added to the render pool's threads (--workers): the
  * connection threads, which answer cached tiles, health checks and errors,
  * get the CPU first whenever they have work; renders use what is left. */

@@ -22,7 +22,10 @@ struct grid_job {
     int rows_per_band;
     int next_row;        /* the first row not yet computed */
     float *values;       /* one row */
-    float *grads;        /* one row, n_grad per sample (with_grad) */
+    float *grads;        /* one row, n_grad per sample (with_grad, or a shaded picture) */
+    int extra;           /* picture with zero line: one more column and row */
+    float *below, *grads_below; /* picture with zero line: the next row */
+    render_colors colors;
     double *points;      /* one row of (x, y), for the 3-component gradient */
     double *pvalues, *pgrads;
     unsigned char *row;  /* one encoded row */
@@ -33,7 +36,28 @@ struct grid_job {
     int broken;
 };
 
-static int is_png(heights_format f) { return f != HEIGHTS_NPY && f != HEIGHTS_R16; }
+static int is_png(const grid_request *r)
+{
+    return r->picture || (r->enc.format != HEIGHTS_NPY && r->enc.format != HEIGHTS_R16);
+}
+
+/* Row bytes of a request's form, and the gradient components of .npy. */
+static size_t row_bytes_of(const grid_request *req, int *n_grad)
+{
+    *n_grad = req->spec.has_t ? 3 : 2;
+    if (req->picture) {
+        *n_grad = 2;
+        return 3 * (size_t)req->width;
+    }
+    return heights_row_bytes(&req->enc, *n_grad, req->width);
+}
+
+int grid_band_rows(const grid_request *req)
+{
+    int n_grad;
+    size_t rows = GRID_BAND_BYTES / row_bytes_of(req, &n_grad);
+    return rows < 1 ? 1 : rows > (size_t)req->height ? req->height : (int)rows;
+}
 
 int grid_job_create(const grid_request *req, grid_job **out)
 {
@@ -43,17 +67,31 @@ int grid_job_create(const grid_request *req, grid_job **out)
     if (job == NULL)
         return -1;
     job->req = *req;
-    if (is_png(req->enc.format))
+    if (is_png(req))
         job->req.gzip = 0; /* PNG is compressed already */
-    job->with_grad = req->enc.format == HEIGHTS_NPY && req->enc.gradient;
-    job->n_grad = req->spec.has_t ? 3 : 2;
-    job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
-    size_t rows = GRID_BAND_BYTES / job->row_bytes;
-    job->rows_per_band = rows < 1 ? 1 : rows > (size_t)req->height ? req->height : (int)rows;
-    size_t w = (size_t)req->width;
+    if (req->picture) {
+        job->req.enc.gradient = 0;
+        job->extra = req->render.zero ? 1 : 0;
+        job->n_grad = 2;
+        job->row_bytes = 3 * (size_t)req->width;
+        render_colors_init(&job->colors, &req->render, req->spec.frequency);
+    } else {
+        job->with_grad = req->enc.format == HEIGHTS_NPY && req->enc.gradient;
+        job->n_grad = req->spec.has_t ? 3 : 2;
+        job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
+    }
+    job->rows_per_band = grid_band_rows(req);
+    size_t w = (size_t)req->width + (size_t)job->extra;
     job->values = failalloc_malloc(w * sizeof *job->values);
     job->row = failalloc_malloc(job->row_bytes);
     if (job->values == NULL || job->row == NULL)
+        goto fail;
+    if (req->picture && req->render.shade &&
+        (job->grads = failalloc_malloc(2 * w * sizeof *job->grads)) == NULL)
+        goto fail;
+    if (job->extra && ((job->below = failalloc_malloc(w * sizeof *job->below)) == NULL ||
+                       (req->render.shade &&
+                        (job->grads_below = failalloc_malloc(2 * w * sizeof(float))) == NULL)))
         goto fail;
     if (job->with_grad) {
         job->grads = failalloc_malloc(w * (size_t)job->n_grad * sizeof *job->grads);
@@ -88,6 +126,8 @@ void grid_job_destroy(grid_job *job)
     free(job->pgrads);
     free(job->pvalues);
     free(job->points);
+    free(job->grads_below);
+    free(job->below);
     free(job->grads);
     free(job->values);
     free(job);
@@ -96,7 +136,7 @@ void grid_job_destroy(grid_job *job)
 int64_t grid_job_body_size(const grid_job *job)
 {
     const grid_request *r = &job->req;
-    if (is_png(r->enc.format) || r->gzip)
+    if (is_png(r) || r->gzip)
         return -1;
     int64_t body = (int64_t)job->row_bytes * r->height;
     if (r->enc.format == HEIGHTS_NPY) {
@@ -128,6 +168,35 @@ static void eval_row(grid_job *job, int j)
     }
 }
 
+/* Row j of a picture, coloured into job->row. With the zero line, row j
+ * was computed as the row below j - 1 (except the first), and row j + 1 is
+ * computed now, one column wider than the window like row j. */
+static void picture_row(grid_job *job, int j)
+{
+    const grid_request *r = &job->req;
+    int w = r->width + job->extra;
+    float *g = r->render.shade ? job->grads : NULL;
+    if (!job->extra) {
+        noise_eval_grid(&r->spec, r->x, r->y + (double)j * r->step, r->step, w, 1, job->values, g);
+        render_color_row(&job->colors, r->width, job->values, NULL, g, job->row);
+        return;
+    }
+    if (j == 0) {
+        noise_eval_grid(&r->spec, r->x, r->y, r->step, w, 1, job->values, g);
+    } else {
+        float *t = job->values;
+        job->values = job->below;
+        job->below = t;
+        t = job->grads;
+        job->grads = job->grads_below;
+        job->grads_below = t;
+        g = r->render.shade ? job->grads : NULL;
+    }
+    noise_eval_grid(&r->spec, r->x, r->y + (double)(j + 1) * r->step, r->step, w, 1, job->below,
+                    r->render.shade ? job->grads_below : NULL);
+    render_color_row(&job->colors, r->width, job->values, job->below, g, job->row);
+}
+
 /* Appends plain body bytes to the output, through gzip when asked. */
 static int emit(grid_job *job, const unsigned char *data, size_t n, int last)
 {
@@ -150,16 +219,17 @@ int grid_job_compute_band(grid_job *job)
         job->sent = 0;
     }
     if (job->next_row == 0) {
-        if (r->enc.format == HEIGHTS_NPY) {
+        if (!r->picture && r->enc.format == HEIGHTS_NPY) {
             unsigned char h[HEIGHTS_NPY_HEADER_MAX];
             size_t n = heights_npy_header(r->height, r->width,
                                           heights_channels(&r->enc, job->n_grad), h);
             if (emit(job, h, n, 0) != 0)
                 goto broken;
-        } else if (is_png(r->enc.format)) {
+        } else if (is_png(r)) {
             job->png = pngstream_create(r->width, r->height,
-                                        r->enc.format == HEIGHTS_GRAY16 ? PNGSTREAM_GRAY16
-                                                                        : PNGSTREAM_RGB8,
+                                        r->picture ? PNGSTREAM_PICTURE
+                                        : r->enc.format == HEIGHTS_GRAY16 ? PNGSTREAM_GRAY16
+                                                                          : PNGSTREAM_RGB8,
                                         &job->out);
             if (job->png == NULL)
                 goto broken;
@@ -186,6 +256,12 @@ int grid_job_compute_band(grid_job *job)
             goto broken;
     } else {
         for (int j = job->next_row; j < end; j++) {
+            if (r->picture) {
+                picture_row(job, j);
+                if (pngstream_row(job->png, job->row, &job->out) != 0)
+                    goto broken;
+                continue;
+            }
             eval_row(job, j);
             if (job->png != NULL) {
                 heights_encode_row(&r->enc, r->width, job->values, job->grads, job->n_grad,

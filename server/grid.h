@@ -10,6 +10,11 @@
  * work (one band: noise, encoding, compression) and may run on any thread;
  * grid_job_pending()/grid_job_consume() hand the bytes to the connection.
  * One thread at a time per job.
+ *
+ * A picture (grid.png without an encoding) shows each sample in the colour
+ * an RGB tile of the same options gives it (render_color_row); its zero line
+ * looks at the sample to the right and below, computed one column and one
+ * row beyond the window as tiles do.
  */
 #ifndef GRID_H
 #define GRID_H
@@ -17,13 +22,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "daemon_limits.h"
 #include "heights.h"
 #include "noise.h"
+#include "render.h"
 
-/* Window limits (for /api/kinds, OpenAPI and validation). */
-#define GRID_MAX_SIDE 8193             /* width and height each */
-#define GRID_MAX_SAMPLES 16785409LL    /* 4097 * 4097: Unity's largest heightmap */
-#define GRID_MAX_STEP 1e6
+/* Window limits (daemon_limits.h says why). */
+#define GRID_MAX_SIDE LIMIT_GRID_SIDE        /* width and height each */
+#define GRID_MAX_SAMPLES LIMIT_GRID_SAMPLES  /* 4097 * 4097 */
+#define GRID_MAX_STEP LIMIT_GRID_STEP
 
 /* Bytes of encoded output one band aims at (a band is at least one row). */
 #define GRID_BAND_BYTES (256 * 1024)
@@ -32,11 +39,18 @@ typedef struct {
     noise_spec spec;
     double x, y, step;  /* finite; step > 0 */
     int width, height;  /* 1..GRID_MAX_SIDE, product <= GRID_MAX_SAMPLES */
-    heights_opts enc;
+    heights_opts enc;   /* the numbers' encoding, unless picture */
+    int picture;        /* 1: an 8-bit RGB PNG picture with render's colours
+                           (palette, shade, zero line) instead of numbers */
+    render_opts render; /* picture only */
     int gzip;           /* 1: gzip the body (.npy and .r16 only) */
 } grid_request;
 
 typedef struct grid_job grid_job;
+
+/* Rows per band of a job for req: as many as make about GRID_BAND_BYTES of
+ * encoded output, at least one. */
+int grid_band_rows(const grid_request *req);
 
 /* A new job for req (copied). Returns 0 and *out, or -1 out of memory.
  * Free with grid_job_destroy() (NULL: nothing). Nothing is computed yet. */

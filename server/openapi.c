@@ -34,6 +34,18 @@ static const char template_text[] =
 "   'get':{'operationId':'getTile2x','summary':'Render tile (z, x, y), 512 px','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
 "   'head':{'operationId':'headTile2x','summary':'Headers of the tile, no body','parameters':'@FIELD_RENDER@','responses':'@TILE_RESPONSES@'},"
 "   'options':{'operationId':'optionsTile2x','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/{z}/{x}/{y}.{format}':{"
+"   'summary':'The tile as numbers: .npy (NumPy float32) or .r16 (16-bit raw); @2x too. The PNG tile pixel centres; gzip when asked',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/z'},{'$ref':'#/components/parameters/x'},{'$ref':'#/components/parameters/y'},{'$ref':'#/components/parameters/format'}],"
+"   'get':{'operationId':'getNumericTile','summary':'Tile (z, x, y) as numbers','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
+"   'head':{'operationId':'headNumericTile','summary':'Headers only','parameters':'@FIELD_NUMBERS@','responses':'@NUMBER_RESPONSES@'},"
+"   'options':{'operationId':'optionsNumericTile','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
+"  '/{kind}/{seed}/grid.{gridFormat}':{"
+"   'summary':'Any window of the field: sample (i, j) is the field at (x + i*step, y + j*step); streamed in bands of rows',"
+"   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'},{'$ref':'#/components/parameters/gridFormat'}],"
+"   'get':{'operationId':'getGrid','summary':'A width x height grid as .npy, .r16 or PNG (with an encoding: numbers; without: a picture in tile colours)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
+"   'head':{'operationId':'headGrid','summary':'Headers only (nothing computed)','parameters':'@FIELD_GRID@','responses':'@GRID_RESPONSES@'},"
+"   'options':{'operationId':'optionsGrid','summary':'CORS preflight','responses':{'204':{'$ref':'#/components/responses/Preflight'}}}},"
 "  '/{kind}/{seed}/point':{"
 "   'parameters':[{'$ref':'#/components/parameters/kind'},{'$ref':'#/components/parameters/seed'}],"
 "   'get':{'operationId':'getPoint','summary':'Value and analytic gradient at one point','parameters':'@FIELD_POINT@',"
@@ -76,16 +88,22 @@ static const char template_text[] =
 "   'z':{'name':'z','in':'path','required':true,'description':'Zoom level','schema':{'type':'integer','minimum':0,'maximum':30}},"
 "   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
-"   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}}"
+"   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}},"
+"   'acceptEncoding':{'name':'Accept-Encoding','in':'header','required':false,'description':'gzip: .npy and .r16 bodies (and JSON answers) come gzip-compressed, with their own ETag','schema':{'type':'string'}},"
+"   'format':{'name':'format','in':'path','required':true,'description':'npy: NumPy 1.0 <f4 C order, shape (H, W) (gradient: (H, W, 3), with t (H, W, 4)); r16: little-endian uint16 u = floor((v+1)*32767.5+0.5)','schema':{'type':'string','enum':['npy','r16']}},"
+"   'gridFormat':{'name':'gridFormat','in':'path','required':true,'description':'npy, r16, or png (with encoding: numbers; without: a picture)','schema':{'type':'string','enum':['npy','r16','png']}}"
 "  },"
 "  'headers':{"
 "   'CORS':{'description':'Always *','schema':{'type':'string','const':'*'}},"
 "   'ETag':{'description':'Strong ETag from the canonical request and the noise and render versions','schema':{'type':'string'}},"
 "   'CacheControl':{'description':'public, max-age=31536000, immutable','schema':{'type':'string'}},"
-"   'Allow':{'description':'The methods the path answers','schema':{'type':'string'}}"
+"   'Allow':{'description':'The methods the path answers','schema':{'type':'string'}},"
+"   'XWidth':{'description':'Samples per row','schema':{'type':'integer'}},"
+"   'XHeight':{'description':'Rows','schema':{'type':'integer'}}"
 "  },"
 "  'responses':{"
 "   'Tile':{'description':'The PNG (indexed unless shaded)','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
+"   'Numbers':{'description':'The numbers in the form asked for; Vary: Accept-Encoding and Content-Encoding: gzip for .npy and .r16 when asked','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'},'X-Width':{'$ref':'#/components/headers/XWidth'},'X-Height':{'$ref':'#/components/headers/XHeight'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}},'content':{'application/x-npy':{'schema':{'type':'string','contentMediaType':'application/x-npy'}},'application/octet-stream':{'schema':{'type':'string','contentMediaType':'application/octet-stream'}},'image/png':{'schema':{'type':'string','contentMediaType':'image/png'}}}},"
 "   'NotModified':{'description':'If-None-Match matched the ETag; no body','headers':{'ETag':{'$ref':'#/components/headers/ETag'},'Cache-Control':{'$ref':'#/components/headers/CacheControl'}}},"
 "   'Preflight':{'description':'CORS preflight: Allow, Access-Control-Allow-Methods, -Headers, -Max-Age','headers':{'Allow':{'$ref':'#/components/headers/Allow'},'Access-Control-Allow-Origin':{'$ref':'#/components/headers/CORS'}}},"
 "   'BadRequest':{'description':'A path number out of range, an unknown, duplicated, missing or out-of-range parameter, or a malformed body; the message names it','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Error'}}}},"
@@ -183,10 +201,28 @@ static json_t *param_list(unsigned int routes)
                                               "query", "required", r.required, "description",
                                               desc, "schema", param_schema(&r)));
     }
-    if (routes & PARAMS_RENDER)
+    if (routes & (PARAMS_RENDER | PARAMS_NPY | PARAMS_ENCODING | PARAMS_WINDOW))
         json_array_append_new(list,
                               json_pack("{s:s}", "$ref", "#/components/parameters/ifNoneMatch"));
+    if (routes & (PARAMS_NPY | PARAMS_WINDOW))
+        json_array_append_new(list,
+                              json_pack("{s:s}", "$ref", "#/components/parameters/acceptEncoding"));
     return list;
+}
+
+static json_t *number_responses(int grid)
+{
+    json_t *r = json_pack("{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}",
+                          "200", "$ref", "#/components/responses/Numbers",
+                          "304", "$ref", "#/components/responses/NotModified",
+                          "400", "$ref", "#/components/responses/BadRequest",
+                          "404", "$ref", "#/components/responses/NotFound",
+                          "405", "$ref", "#/components/responses/MethodNotAllowed",
+                          "503", "$ref", "#/components/responses/Overloaded");
+    if (r != NULL && grid)
+        json_object_set_new(r, "413",
+                            json_pack("{s:s}", "$ref", "#/components/responses/WindowTooLarge"));
+    return r;
 }
 
 static json_t *tile_responses(void)
@@ -212,12 +248,19 @@ static int fill(json_t *node)
                 json_t *repl = NULL;
                 if (strcmp(name, "@FIELD@") == 0) repl = param_list(PARAMS_FIELD);
                 else if (strcmp(name, "@FIELD_RENDER@") == 0)
-                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER);
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER | PARAMS_ENCODING);
                 else if (strcmp(name, "@FIELD_POINT@") == 0)
                     repl = param_list(PARAMS_FIELD | PARAMS_POINT);
                 else if (strcmp(name, "@FIELD_STATS@") == 0)
                     repl = param_list(PARAMS_FIELD | PARAMS_WINDOW | PARAMS_STATS);
                 else if (strcmp(name, "@TILE_RESPONSES@") == 0) repl = tile_responses();
+                else if (strcmp(name, "@FIELD_NUMBERS@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_NPY);
+                else if (strcmp(name, "@FIELD_GRID@") == 0)
+                    repl = param_list(PARAMS_FIELD | PARAMS_RENDER | PARAMS_WINDOW | PARAMS_NPY |
+                                      PARAMS_ENCODING);
+                else if (strcmp(name, "@NUMBER_RESPONSES@") == 0) repl = number_responses(0);
+                else if (strcmp(name, "@GRID_RESPONSES@") == 0) repl = number_responses(1);
                 else if (strcmp(name, "@KINDS@") == 0) {
                     repl = json_array();
                     for (int k = 0; k < NOISE_KIND_COUNT; k++)

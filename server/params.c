@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemon_limits.h"
+#include "heights.h"
 #include "render.h"
 
 /* The daemon's own rows; palette's choices come from render.h. */
@@ -29,18 +31,36 @@ static const param_row own[PARAM_COUNT] = {
                   -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0},
                  PARAMS_POINT | PARAMS_WINDOW, 1, 0, PARAM_Y},
     /* width x height is at most QUERY_WINDOW_MAX_SAMPLES (query.h): 413 */
-    [PARAM_STEP] = {{"step", NOISE_PARAM_NUMBER, "plane units between neighbouring samples", 0, 1e6, 1, 0, 1,
+    [PARAM_STEP] = {{"step", NOISE_PARAM_NUMBER, "plane units between neighbouring samples", 0, LIMIT_GRID_STEP, 1, 0, 1,
                      0, NULL, NULL, 0},
                     PARAMS_WINDOW, 1, 0, PARAM_STEP},
-    [PARAM_WIDTH] = {{"width", NOISE_PARAM_INTEGER, "samples per row: sample i is at x + i*step", 1, 8193, 0,
+    [PARAM_WIDTH] = {{"width", NOISE_PARAM_INTEGER, "samples per row: sample i is at x + i*step", 1, LIMIT_GRID_SIDE, 0,
                       0, 1, 0, NULL, NULL, 0},
                      PARAMS_WINDOW, 1, 0, PARAM_WIDTH},
-    [PARAM_HEIGHT] = {{"height", NOISE_PARAM_INTEGER, "rows: row j is at y + j*step", 1, 8193, 0, 0, 1, 0,
+    [PARAM_HEIGHT] = {{"height", NOISE_PARAM_INTEGER, "rows: row j is at y + j*step", 1, LIMIT_GRID_SIDE, 0, 0, 1, 0,
                        NULL, NULL, 0},
                       PARAMS_WINDOW, 1, 0, PARAM_HEIGHT},
     [PARAM_BINS] = {{"bins", NOISE_PARAM_INTEGER, "histogram bins over [-1, 1]", 1, 256, 0, 0, 0, 32, NULL,
                      NULL, 0},
                     PARAMS_STATS, 0, 0, PARAM_BINS},
+    [PARAM_GRADIENT] = {{"gradient", NOISE_PARAM_INTEGER,
+                         "1: value, d/dx, d/dy per sample, shape (H, W, 3); with t (H, W, 4), adding d/dt",
+                         0, 1, 0, 0, 0, 0, NULL, NULL, 0},
+                        PARAMS_NPY, 0, 1, PARAM_GRADIENT},
+    [PARAM_ENCODING] = {{"encoding", NOISE_PARAM_ENUM,
+                         "numbers instead of colours: gray16 is 16-bit gray (the .r16 mapping), "
+                         "terrarium and mapbox are heights in metres as RGB",
+                         0, 0, 0, 0, 1, 0, NULL, NULL, 0},
+                        PARAMS_ENCODING, 0, 0, PARAM_ENCODING},
+    [PARAM_HEIGHT_SCALE] = {{"height_scale", NOISE_PARAM_NUMBER,
+                             "metres per unit of value (terrarium, mapbox): height = value * "
+                             "height_scale + height_offset",
+                             0, HEIGHTS_MAX_SCALE, 1, 0, 0, HEIGHTS_DEFAULT_SCALE, NULL, NULL, 0},
+                            PARAMS_ENCODING, 0, 0, PARAM_HEIGHT_SCALE},
+    [PARAM_HEIGHT_OFFSET] = {{"height_offset", NOISE_PARAM_NUMBER,
+                              "metres at value 0 (terrarium, mapbox)", -HEIGHTS_MAX_OFFSET,
+                              HEIGHTS_MAX_OFFSET, 0, 0, 0, 0, NULL, NULL, 0},
+                             PARAMS_ENCODING, 0, 0, PARAM_HEIGHT_OFFSET},
 };
 
 size_t params_count(void)
@@ -65,6 +85,8 @@ param_row params_row(size_t i)
     r = own[i - n_field];
     if (r.id == PARAM_PALETTE)
         r.p.choices = render_palette_names();
+    if (r.id == PARAM_ENCODING)
+        r.p.choices = heights_encoding_names();
     return r;
 }
 

@@ -18,7 +18,9 @@ enum {
     PARAMS_POINT = 2,  /* GET /{kind}/{seed}/point */
     PARAMS_FIELD = 4,  /* every route of a field (tile, point, points, tile.json) */
     PARAMS_WINDOW = 8, /* a window of samples: GET /{kind}/{seed}/stats (and grids) */
-    PARAMS_STATS = 16  /* GET /{kind}/{seed}/stats */
+    PARAMS_STATS = 16, /* GET /{kind}/{seed}/stats */
+    PARAMS_NPY = 32,   /* .npy tiles and grids */
+    PARAMS_ENCODING = 64 /* numbers as PNG: .png tiles and grids, tile.json */
 };
 
 /* The daemon's own parameters, by index into the value arrays of
@@ -33,6 +35,10 @@ typedef enum {
     PARAM_WIDTH,
     PARAM_HEIGHT,
     PARAM_BINS,
+    PARAM_GRADIENT,
+    PARAM_ENCODING,
+    PARAM_HEIGHT_SCALE,
+    PARAM_HEIGHT_OFFSET,
     PARAM_COUNT
 } param_id;
 

@@ -68,7 +68,8 @@ pngstream *pngstream_create(int width, int height, pngstream_format format, byte
         goto fail;
     ps->z.zalloc = z_alloc;
     ps->z.zfree = z_free;
-    if (deflateInit2(&ps->z, 1, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    int strategy = format == PNGSTREAM_PICTURE ? Z_RLE : Z_HUFFMAN_ONLY;
+    if (deflateInit2(&ps->z, 1, Z_DEFLATED, 15, 8, strategy) != Z_OK)
         goto fail;
     ps->z.next_out = ps->chunk;
     ps->z.avail_out = sizeof ps->chunk;

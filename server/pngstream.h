@@ -2,7 +2,10 @@
  * the file as it goes (signature and IHDR first, IDAT chunks of at most
  * PNGSTREAM_CHUNK bytes, IEND last), for 16-bit gray and 8-bit RGB images
  * of any height: the grid and numeric tiles (heights.h). zlib compresses at
- * level 1 with the Up filter on every row (BENCHMARKS.md, "Compression").
+ * level 1 with the Up filter on every row; numbers (16-bit samples,
+ * Terrain-RGB) Huffman-only, which for noise is as small as LZ77 matching
+ * and 1.6 times faster; pictures with runs (flat palette areas)
+ * (BENCHMARKS.md, "Compression").
  * No time or text chunk: the same rows give the same bytes.
  */
 #ifndef PNGSTREAM_H
@@ -14,7 +17,11 @@
 
 typedef struct pngstream pngstream;
 
-typedef enum { PNGSTREAM_GRAY16 = 0, PNGSTREAM_RGB8 } pngstream_format;
+typedef enum {
+    PNGSTREAM_GRAY16 = 0, /* 16-bit gray numbers */
+    PNGSTREAM_RGB8,       /* 8-bit RGB numbers (Terrarium, Mapbox) */
+    PNGSTREAM_PICTURE     /* 8-bit RGB picture */
+} pngstream_format;
 
 #define PNGSTREAM_CHUNK 65536
 

@@ -227,6 +227,14 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
             return ERR_BAD_REQUEST;
         }
         int rc = parse_own(&r, v, &out->value[r.id], err, err_size);
+        double side;
+        if (rc != 0 && (r.id == PARAM_WIDTH || r.id == PARAM_HEIGHT) &&
+            query_parse_number(v, &side) == 0 && side == floor(side) && side > r.p.max) {
+            /* a window too large is a 413, like a batch of too many points */
+            snprintf(err + strlen(err), err_size - strlen(err),
+                     " (ask for a larger window in several requests)");
+            return ERR_TOO_LARGE;
+        }
         if (rc != 0)
             return rc;
         out->given[r.id] = 1;

@@ -24,12 +24,14 @@ enum {
     QUERY_RENDER = PARAMS_RENDER, /* palette, shade, zero */
     QUERY_POINT = PARAMS_POINT,   /* x, y */
     QUERY_WINDOW = PARAMS_WINDOW, /* x, y, step, width, height: a window of samples */
-    QUERY_BINS = PARAMS_STATS     /* bins (/stats) */
+    QUERY_BINS = PARAMS_STATS,    /* bins (/stats) */
+    QUERY_NPY = PARAMS_NPY,       /* gradient */
+    QUERY_ENCODING = PARAMS_ENCODING /* encoding, height_scale, height_offset */
 };
 
 /* Samples in one window at most (width and height each have their row's
  * range, 1..8193): 4097 x 4097, Unity's largest heightmap. */
-#define QUERY_WINDOW_MAX_SAMPLES 16785409LL
+#define QUERY_WINDOW_MAX_SAMPLES LIMIT_GRID_SAMPLES
 
 /* Percent-decodes s in place the way the query and the path of a request
  * are decoded: "%XX" with two hex digits becomes that byte (a "%00" too: the
@@ -77,7 +79,8 @@ typedef struct {
  * fills *out; or ERR_BAD_REQUEST with a message naming the parameter:
  * unknown for this endpoint (listing what it takes), given twice, missing
  * (x, y; step, width, height), out of range, not a number; or
- * ERR_TOO_LARGE for a window of more than QUERY_WINDOW_MAX_SAMPLES. */
+ * ERR_TOO_LARGE for a window of more than QUERY_WINDOW_MAX_SAMPLES or
+ * wider or taller than its rows allow (8193). */
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 

@@ -171,6 +171,52 @@ static void build_plte(render_palette palette, unsigned char plte[768])
     memcpy(plte + 3 * ZERO_INDEX, zero_rgb, 3);
 }
 
+/* ---- pictures of any window, row by row ---- */
+
+void render_colors_init(render_colors *c, const render_opts *opts, double frequency)
+{
+    assert((int)opts->palette >= 0 && opts->palette < RENDER_PALETTE_COUNT);
+    c->opts = *opts;
+    c->inv_frequency = 1.0 / frequency;
+    if (opts->palette != RENDER_GRAY)
+        build_plte(opts->palette, c->table);
+}
+
+static double shade_factor(double gx, double gy, double inv_frequency);
+static unsigned char scale_channel(int c, double f);
+
+void render_color_row(const render_colors *c, int width, const float *values, const float *below,
+                      const float *grads, unsigned char *out_rgb)
+{
+    const render_opts *o = &c->opts;
+    for (int i = 0; i < width; i++) {
+        unsigned char *out = out_rgb + 3 * (size_t)i;
+        if (o->zero) {
+            int neg = values[i] < 0.0f;
+            if (neg != (values[i + 1] < 0.0f) || neg != (below[i] < 0.0f)) {
+                memcpy(out, zero_rgb, 3);
+                continue;
+            }
+        }
+        if (o->palette == RENDER_GRAY) {
+            int g = gray_level(values[i]);
+            unsigned char v = o->shade ? scale_channel(g, shade_factor(grads[2 * i], grads[2 * i + 1],
+                                                                       c->inv_frequency))
+                                       : (unsigned char)g;
+            out[0] = out[1] = out[2] = v;
+        } else {
+            const unsigned char *base = c->table + 3 * level_index(values[i]);
+            if (o->shade) {
+                double f = shade_factor(grads[2 * i], grads[2 * i + 1], c->inv_frequency);
+                for (int k = 0; k < 3; k++)
+                    out[k] = scale_channel(base[k], f);
+            } else {
+                memcpy(out, base, 3);
+            }
+        }
+    }
+}
+
 /* ---- geometry ---- */
 
 void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,

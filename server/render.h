@@ -33,6 +33,25 @@ int render_palette_from_name(const char *name, render_palette *out);
  * the colour of the value's level, i.e. of (floor((v+1)*127)+0.5)/127-1. */
 void render_palette_color(render_palette palette, double value, unsigned char out_rgb[3]);
 
+/* A picture's colours prepared once for its options and field: the RGB
+ * bytes a tile would show, row by row, for windows that are not tiles
+ * (grid.png without an encoding). */
+typedef struct {
+    render_opts opts;
+    double inv_frequency;      /* hillshading works in the field's own units */
+    unsigned char table[768];  /* the level colours (palettes other than gray) */
+} render_colors;
+
+void render_colors_init(render_colors *c, const render_opts *opts, double frequency);
+
+/* Colours one row of width pixels as RGB into out_rgb (3 * width bytes),
+ * exactly as an RGB tile of the same options shows them. values: the row's
+ * values, width + 1 of them when opts.zero (the right neighbour of the last
+ * pixel); below: the next row's values (width + 1, opts.zero only, else
+ * NULL); grads: 2 floats per pixel (opts.shade only, else NULL). */
+void render_color_row(const render_colors *c, int width, const float *values, const float *below,
+                      const float *grads, unsigned char *out_rgb);
+
 /* The plane coordinates of the centre of pixel (i, j) of tile (z, x, y) of
  * width px: ((x + (i+0.5)/px) * S/2^z, (y + (j+0.5)/px) * S/2^z). */
 void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,

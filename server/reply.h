@@ -50,7 +50,8 @@ typedef enum {
  * of unknown size, or -1 on failure (the connection is then closed; a
  * status already sent cannot change). Called on a connection thread, one
  * call at a time, pos growing. done frees ctx once, when the response is
- * finished or abandoned (also if it never started). */
+ * finished or abandoned (also if it never started).
+ */
 typedef struct {
     long (*read)(void *ctx, uint64_t pos, char *buf, size_t max);
     void (*done)(void *ctx);

@@ -128,9 +128,30 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     }
 
     route_id id = ROUTE_STATIC;
-    if (deep)
+    size_t ext_len = 0;
+    if (n == 5 || (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0)) {
+        /* tiles and grids: the extension says the form */
+        const char *last = seg[n - 1];
+        size_t l = len[n - 1];
+        if (l >= 4 && memcmp(last + l - 4, ".png", 4) == 0)
+            out->ext = ROUTE_EXT_PNG, ext_len = 4;
+        else if (l >= 4 && memcmp(last + l - 4, ".npy", 4) == 0)
+            out->ext = ROUTE_EXT_NPY, ext_len = 4;
+        else if (l >= 4 && memcmp(last + l - 4, ".r16", 4) == 0)
+            out->ext = ROUTE_EXT_R16, ext_len = 4;
+    }
+    if (deep) {
         id = ROUTE_STATIC;
-    else if (n == 3 && seg_is(seg[2], len[2], "point"))
+    } else if (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0) {
+        if (ext_len == 0 || len[2] != 8) {
+            char q[80];
+            quote_seg(seg[2], len[2], q, sizeof q);
+            snprintf(err, err_size, "no grid form '%s' (grid.npy, grid.r16, grid.png)", q);
+            out->id = ROUTE_GRID;
+            return ERR_NOT_FOUND;
+        }
+        id = ROUTE_GRID;
+    } else if (n == 3 && seg_is(seg[2], len[2], "point"))
         id = ROUTE_POINT;
     else if (n == 3 && seg_is(seg[2], len[2], "points"))
         id = ROUTE_POINTS;
@@ -138,7 +159,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         id = ROUTE_STATS;
     else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
         id = ROUTE_TILEJSON;
-    else if (n == 5 && len[4] >= 4 && memcmp(seg[4] + len[4] - 4, ".png", 4) == 0)
+    else if (n == 5 && ext_len > 0)
         id = ROUTE_TILE;
     if (id == ROUTE_STATIC) {
         /* A path that starts with a kind meant a field: say what its URLs
@@ -174,7 +195,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         out->z = (int)v;
         if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
             return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
-        size_t ylen = len[4] - 4; /* without ".png" */
+        size_t ylen = len[4] - ext_len; /* without ".png", ".npy", ".r16" */
         const char *at = memchr(seg[4], '@', ylen);
         if (at != NULL) {
             size_t slen = ylen - (size_t)(at - seg[4]);

@@ -22,6 +22,7 @@ enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
 #define ROUTES_MAP(XX)                                           \
     XX(NONE, "none", 0, 0, handle_none)                          \
     XX(TILE, "tile", ROUTE_READ, 1, handle_tile)                 \
+    XX(GRID, "grid", ROUTE_READ, 1, handle_grid)                 \
     XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
     XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
     XX(STATS, "stats", ROUTE_READ, 1, handle_stats)              \
@@ -39,6 +40,9 @@ typedef enum {
     ROUTE_COUNT
 } route_id;
 
+/* The file type a tile or grid path ends in. */
+typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16 } route_ext;
+
 typedef struct {
     route_id id;
     noise_kind kind;  /* field routes */
@@ -46,6 +50,7 @@ typedef struct {
     int z;            /* tiles: 0..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
+    route_ext ext;    /* tiles and grids: .png, .npy or .r16 */
 } route;
 
 #define ROUTE_MAX_Z 30
@@ -53,7 +58,8 @@ typedef struct {
 /* The URL forms of a field, as messages name them to a user whose URL has
  * none of these shapes. */
 #define ROUTE_FIELD_FORMS                                                               \
-    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png, "                \
+    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.npy, .r16 too), " \
+    "/{kind}/{seed}/grid.{npy,r16,png}?x=..&y=..&step=..&width=..&height=.., "           \
     "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
     "/{kind}/{seed}/stats"
 

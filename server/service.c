@@ -12,14 +12,19 @@
 #include "daemon_limits.h"
 #include "errors.h"
 #include "files.h"
+#include "gzip.h"
+#include "heightsreq.h"
 #include "jsonout.h"
 #include "openapi.h"
 #include "tile.h"
 
-/* A JSON document built once, served from its bytes. */
+/* A JSON document built once, served from its bytes (and their gzip form,
+ * made once too). */
 typedef struct {
     char *text;
     size_t len;
+    unsigned char *gz;
+    size_t gz_len;
 } document;
 
 struct service {
@@ -36,6 +41,8 @@ static int document_build(document *d, json_t *doc)
 {
     int rc = doc != NULL ? jsonout_dump(doc, &d->text, &d->len) : -1;
     json_decref(doc);
+    if (rc == 0)
+        rc = gzip_buffer(GZIP_TEXT, d->text, d->len, &d->gz, &d->gz_len);
     return rc;
 }
 
@@ -70,6 +77,9 @@ void service_destroy(service *s)
     free(s->kinds.text);
     free(s->healthz.text);
     free(s->openapi.text);
+    free(s->kinds.gz);
+    free(s->healthz.gz);
+    free(s->openapi.gz);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     free(s);
@@ -199,7 +209,18 @@ static int handle_none(service *s, const service_request *rq, reply *out, char *
 static int handle_tile(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
+    if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+        return heightsreq_tile_reply(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                     rq->accept_encoding, out, err, err_size);
     return tile_handle(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, err, err_size);
+}
+
+static int handle_grid(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    (void)s;
+    return heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match, rq->accept_encoding,
+                                 out, err, err_size);
 }
 
 static int handle_point(service *s, const service_request *rq, reply *out, char *err,
@@ -236,11 +257,43 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     return rc;
 }
 
-static int document_reply(const document *d, const char *cache_control, reply *out)
+/* JSON answers smaller than this are not worth compressing. */
+#define GZIP_MIN_BYTES 256
+
+static int document_reply(const service_request *rq, const document *d,
+                          const char *cache_control, reply *out)
 {
-    reply_borrowed(out, 200, "application/json", d->text, d->len);
+    if (d->len >= GZIP_MIN_BYTES && gzip_accepted(rq->accept_encoding)) {
+        reply_borrowed(out, 200, "application/json", d->gz, d->gz_len);
+        out->content_encoding = "gzip";
+    } else {
+        reply_borrowed(out, 200, "application/json", d->text, d->len);
+    }
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
     out->cache_control = cache_control;
     return 0;
+}
+
+/* A 200 JSON answer a handler built (OWNED) is gzip-compressed when the
+ * client accepts it; every such answer says Vary: Accept-Encoding. Out of
+ * memory it stays as it is. */
+static void gzip_json(const service_request *rq, reply *out)
+{
+    if (out->status != 200 || out->body_kind != REPLY_OWNED || out->content_encoding != NULL ||
+        out->content_type == NULL || strcmp(out->content_type, "application/json") != 0)
+        return;
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
+    if (out->size < GZIP_MIN_BYTES || !gzip_accepted(rq->accept_encoding))
+        return;
+    unsigned char *gz;
+    size_t gz_len;
+    if (gzip_buffer(GZIP_TEXT, out->body, (size_t)out->size, &gz, &gz_len) != 0)
+        return;
+    free(out->owned);
+    out->owned = gz;
+    out->body = gz;
+    out->size = gz_len;
+    out->content_encoding = "gzip";
 }
 
 static int handle_kinds(service *s, const service_request *rq, reply *out, char *err,
@@ -249,7 +302,7 @@ static int handle_kinds(service *s, const service_request *rq, reply *out, char 
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->kinds, "no-cache", out);
+    return document_reply(rq, &s->kinds, "no-cache", out);
 }
 
 static int handle_healthz(service *s, const service_request *rq, reply *out, char *err,
@@ -258,7 +311,7 @@ static int handle_healthz(service *s, const service_request *rq, reply *out, cha
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->healthz, "no-store", out);
+    return document_reply(rq, &s->healthz, "no-store", out);
 }
 
 static int handle_openapi(service *s, const service_request *rq, reply *out, char *err,
@@ -267,7 +320,7 @@ static int handle_openapi(service *s, const service_request *rq, reply *out, cha
     (void)rq;
     (void)err;
     (void)err_size;
-    return document_reply(&s->openapi, "no-cache", out);
+    return document_reply(rq, &s->openapi, "no-cache", out);
 }
 
 static int handle_metrics(service *s, const service_request *rq, reply *out, char *err,
@@ -316,7 +369,8 @@ static const handler_fn handlers[ROUTE_COUNT] = {
 /* Routes whose handlers read the query string. */
 static int takes_query(route_id id)
 {
-    return id == ROUTE_TILE || id == ROUTE_POINT || id == ROUTE_POINTS || id == ROUTE_STATS ||
+    return id == ROUTE_TILE || id == ROUTE_GRID || id == ROUTE_POINT || id == ROUTE_POINTS ||
+           id == ROUTE_STATS ||
            id == ROUTE_TILEJSON;
 }
 
@@ -447,6 +501,8 @@ void service_run(service *s, const service_request *rq, reply *out)
     int rc = handlers[(unsigned)id < ROUTE_COUNT ? id : ROUTE_NONE](s, rq, out, err, sizeof err);
     if (rc != 0)
         reply_error(out, rc, err);
+    else
+        gzip_json(rq, out);
 }
 
 /* The points of a batch body, counted cheaply: one '[' per point plus the
@@ -473,9 +529,21 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
     *out_cost = 1;
     switch (rq->route.id) {
     case ROUTE_TILE:
-        rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost, err,
-                         sizeof err);
+        if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+            rc = heightsreq_tile_lookup(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                        rq->accept_encoding, out, out_cost, err, sizeof err);
+        else
+            rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost,
+                             err, sizeof err);
         if (rc == 1)
+            return 1;
+        break;
+    case ROUTE_GRID:
+        /* a grid is answered at once: the reply is a stream whose bands are
+         * made one at a time (reply.h, produce); 304 and bad queries too */
+        rc = heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match,
+                                   rq->accept_encoding, out, err, sizeof err);
+        if (rc == 0)
             return 1;
         break;
     case ROUTE_POINT:

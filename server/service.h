@@ -79,7 +79,8 @@ int service_prepare(service *s, service_request *rq, reply *out);
 /* Step 1b, on the connection thread, for a prepared request whose route
  * evaluates (route_evaluates): answers at once what needs no evaluation:
  * a cached tile (200 or 304), a bad query, a request whose estimated work
- * is over the per-request limit (422, cost.h); returns 1 with *out
+ * is over the per-request limit (422, cost.h), and a grid (a stream whose
+ * bands are made by its produce step, reply.h); returns 1 with *out
  * complete. Otherwise returns 0 with *out untouched and *out_cost the
  * estimated work of service_run (for the render pool's bound). Never
  * evaluates the field and never waits for a render. */

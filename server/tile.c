@@ -75,6 +75,8 @@ void tile_service_destroy(tile_service *t)
 
 cache *tile_service_cache(tile_service *t) { return t->cache; }
 
+metrics *tile_service_metrics(tile_service *t) { return t->metrics; }
+
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
                    size_t buf_size)
 {

@@ -21,10 +21,14 @@ typedef struct tile_service tile_service;
 tile_service *tile_service_create(size_t budget_bytes, metrics *m);
 void tile_service_destroy(tile_service *t);
 
-/* The tile cache (for /metrics). */
+/* The tile cache (for /metrics, and numeric tiles share it). */
 cache *tile_service_cache(tile_service *t);
 
-/* Answers GET/HEAD of tile route r with query q: 200 with the PNG (body
+/* The metrics render times go to (may be NULL). */
+metrics *tile_service_metrics(tile_service *t);
+
+/* Answers GET/HEAD of tile route r with query q (a picture; numeric tiles
+ * are heightsreq.h's): 200 with the PNG (body
  * REPLY_ENTRY: the cache entry out->entry holds), or 304 when if_none_match (the request's
  * If-None-Match header, NULL if absent) matches. Returns 0 and fills *out;
  * or an ERR_* code with a message in err (ERR_NOMEM out of memory). */

@@ -42,7 +42,7 @@ static int op_point(reply *rp)
 {
     const char *kv[] = {"x", "1.5", "y", "-2.25", "octaves", "3", "t", "0.5"};
     query_args a = test_query_args(kv, 4);
-    route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1};
+    route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1, ROUTE_EXT_PNG};
     char err[ERRORS_MSG_MAX];
     return api_point(&r, &a, rp, err, sizeof err);
 }
@@ -51,7 +51,7 @@ static int op_points(reply *rp)
 {
     static const char body[] = "{\"points\":[[0,0],[1.5,-2.5],[1e3,-1e-3],[7,8]]}";
     query_args a = test_query_args(NULL, 0);
-    route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
+    route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
     char err[ERRORS_MSG_MAX];
     return api_points(&r, &a, body, sizeof body - 1, rp, err, sizeof err);
 }
@@ -60,7 +60,7 @@ static int op_tilejson(reply *rp)
 {
     const char *kv[] = {"palette", "terrain", "warp", "0.5"};
     query_args a = test_query_args(kv, 2);
-    route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1};
+    route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1, ROUTE_EXT_PNG};
     char err[ERRORS_MSG_MAX];
     return api_tilejson(&r, &a, "http://127.0.0.1:8080", rp, err, sizeof err);
 }
@@ -118,7 +118,7 @@ static void test_points_shapes(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         query_args a = test_query_args(NULL, 0);
-        route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1};
+        route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX] = "";
         int rc = api_points(&r, &a, cases[i].body, strlen(cases[i].body), &rp, err, sizeof err);
@@ -136,7 +136,7 @@ static void test_points_conflicting_t(void)
     static const char body3[] = "{\"points\":[[0,0,1]]}", body2[] = "{\"points\":[[0,0]]}";
     const char *kv[] = {"t", "5"};
     query_args a = test_query_args(kv, 1);
-    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1};
+    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
     reply rp = REPLY_INIT;
     char err[ERRORS_MSG_MAX] = "";
     CHECK(api_points(&r, &a, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);

@@ -272,14 +272,78 @@ static void test_png(void)
     }
 }
 
+/* A picture over a tile's window shows the tile's pixels exactly, for
+ * every palette with and without shading and zero line (the tile decoded
+ * by libpng, expanded to RGB). */
+static void test_picture_is_tile(void)
+{
+    render_opts all[] = {{RENDER_GRAY, 0, 0}, {RENDER_GRAY, 1, 1}, {RENDER_TERRAIN, 0, 1},
+                         {RENDER_TERRAIN, 1, 0}, {RENDER_VIRIDIS, 1, 1}, {RENDER_VIRIDIS, 0, 0}};
+    for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
+        noise_spec spec;
+        noise_spec_default(&spec, NOISE_SIMPLEX, 3);
+        spec.octaves = 4;
+        spec.frequency = 0.7;
+        unsigned char *tile, *pic;
+        size_t tile_n, pic_n;
+        CHECK(render_tile_png(&spec, 3, -2, 1, 256, &all[k], &tile, &tile_n) == 0);
+        grid_request r;
+        memset(&r, 0, sizeof r);
+        r.spec = spec;
+        render_pixel_center(3, -2, 1, 256, 0, 0, &r.x, &r.y);
+        r.step = 2.0 / 256;
+        r.width = r.height = 256;
+        r.picture = 1;
+        r.render = all[k];
+        CHECK(grid_render(&r, &pic, &pic_n) == 0);
+        int w, h, depth, color, tw, th, tdepth, tcolor;
+        unsigned char *px = decode_png(pic, pic_n, &w, &h, &depth, &color);
+        unsigned char *tpx = decode_png(tile, tile_n, &tw, &th, &tdepth, &tcolor);
+        CHECK(px != NULL && tpx != NULL && w == 256 && h == 256 && depth == 8 && color == PNG_COLOR_TYPE_RGB);
+        if (px != NULL && tpx != NULL) {
+            /* the tile as RGB: gray, indexed (its PLTE) or RGB as stored */
+            png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+            png_infop info = png_create_info_struct(png);
+            mem_reader m = {tile, tile_n, 0};
+            png_set_read_fn(png, &m, read_mem);
+            png_read_info(png, info);
+            png_colorp plte = NULL;
+            int n_plte = 0;
+            if (tcolor == PNG_COLOR_TYPE_PALETTE)
+                png_get_PLTE(png, info, &plte, &n_plte);
+            int bad = 0;
+            for (int p = 0; p < 256 * 256; p++) {
+                unsigned char rgb[3];
+                if (tcolor == PNG_COLOR_TYPE_GRAY)
+                    rgb[0] = rgb[1] = rgb[2] = tpx[p];
+                else if (tcolor == PNG_COLOR_TYPE_PALETTE) {
+                    rgb[0] = plte[tpx[p]].red;
+                    rgb[1] = plte[tpx[p]].green;
+                    rgb[2] = plte[tpx[p]].blue;
+                } else
+                    memcpy(rgb, tpx + 3 * p, 3);
+                bad += memcmp(rgb, px + 3 * p, 3) != 0;
+            }
+            CHECKF(bad == 0, "options %zu: %d pixels differ", k, bad);
+            png_destroy_read_struct(&png, &info, NULL);
+        }
+        free(px);
+        free(tpx);
+        free(pic);
+        free(tile);
+    }
+}
+
 /* Every allocation of a render fails once, in turn: -1 and nothing leaked
  * (ASan), then it succeeds. */
 static void test_oom(void)
 {
-    heights_format formats[] = {HEIGHTS_NPY, HEIGHTS_R16, HEIGHTS_GRAY16};
-    for (int k = 0; k < 3; k++) {
+    heights_format formats[] = {HEIGHTS_NPY, HEIGHTS_R16, HEIGHTS_GRAY16, HEIGHTS_GRAY16};
+    for (int k = 0; k < 4; k++) {
         for (int gz = 0; gz < 2; gz++) {
             grid_request r = request(formats[k], 300, 500);
+            r.picture = k == 3;
+            r.render = (render_opts){RENDER_TERRAIN, gz, 1};
             r.gzip = gz;
             r.enc.gradient = formats[k] == HEIGHTS_NPY;
             r.spec.has_t = r.enc.gradient;
@@ -321,6 +385,7 @@ int main(void)
     RUN(test_bands);
     RUN(test_gzip);
     RUN(test_png);
+    RUN(test_picture_is_tile);
     RUN(test_oom);
     RUN(test_drop_halfway);
     return t_done();

@@ -15,7 +15,7 @@ static void test_hit_miss_304(void)
 {
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 20, m);
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG};
     const char *a[] = {"octaves", "2", "palette", "terrain"};
     const char *b[] = {"palette", "terrain", "octaves", "2.0", "gain", "0.5"};
     query_args qa = test_query_args(a, 2), qb = test_query_args(b, 3);
@@ -61,7 +61,7 @@ static void test_out_of_memory(void)
     for (long nth = 1; nth < 100000; nth++) {
         n_runs = nth;
         /* A new tile each time, so every call renders. */
-        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1};
+        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1, ROUTE_EXT_PNG};
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX];
         failalloc_arm(nth);

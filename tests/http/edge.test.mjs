@@ -235,7 +235,8 @@ test('Expect other than 100-continue: 417, closed', async () => {
 
 test('tile.json derived from request headers carries Vary; the daemon never served a smuggled request', async () => {
   const r = await answeredThenPipelined('vary', 'GET /value/3/tile.json HTTP/1.1\r\nHost: h.example\r\nX-Forwarded-Proto: https\r\n\r\n', 'HTTP/1.1 200 OK');
-  assert.equal(r.headers.vary, 'Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host');
+  // every JSON answer may come gzip'd, and this one's URLs depend on the host headers
+  assert.equal(r.headers.vary, 'Accept-Encoding, Forwarded, X-Forwarded-Proto, X-Forwarded-Host, Host');
   assert.match(r.json.tiles[0], /^https:\/\/h\.example\/value\/3\//);
   await new Promise((res) => setTimeout(res, 200)); // the access log is flushed within 50 ms
   assert.doesNotMatch(d.stderr(), /smuggled/);
@@ -261,13 +262,13 @@ test('SIGHUP is ignored: the daemon keeps serving', async () => {
   await answeredThenPipelined('after-hup', HEALTH, 'HTTP/1.1 200 OK');
 });
 
-test('--public-url fixes the base of written URLs and drops Vary', async () => {
+test('--public-url fixes the base of written URLs and drops the host headers from Vary', async () => {
   const e = await startDaemon({ args: ['--threads', '1', '--cache-mb', '4', '--public-url', 'https://maps.example/noise/'] });
   try {
     const r = await exchange('GET /value/3/tile.json HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n', { port: e.port });
     const rs = responses(r.data);
     assert.match(rs[0].json.tiles[0], /^https:\/\/maps\.example\/noise\/value\/3\//);
-    assert.equal(rs[0].headers.vary, undefined);
+    assert.equal(rs[0].headers.vary, 'Accept-Encoding'); // gzip or not, never the host
   } finally {
     await e.stop();
   }

@@ -52,7 +52,8 @@ test('start', async () => {
 });
 
 for (const [section, title] of [['parameters', 'Field parameters'], ['render', 'Tile parameters'], ['point', 'Point parameters'],
-  ['window', 'Window parameters'], ['stats', 'Statistics parameters']]) {
+  ['window', 'Window parameters'], ['stats', 'Statistics parameters'], ['npy', '.npy parameters'],
+  ['encoding', 'Encoding parameters']]) {
   test(`README "${title}" and /api/kinds "${section}" list the same rows`, () => {
     const table = kinds[section];
     const readme = readmeTable(title);
@@ -68,7 +69,8 @@ for (const [section, title] of [['parameters', 'Field parameters'], ['render', '
 
 test('/api/kinds: defaulted parameters are optional, x and y are not; kinds say where a parameter applies', () => {
   for (const p of [...kinds.parameters, ...kinds.render]) assert.equal(p.optional, true, p.name);
-  for (const p of kinds.point) assert.equal(p.optional, false, p.name);
+  for (const p of [...kinds.point, ...kinds.window]) assert.equal(p.optional, false, p.name);
+  for (const p of [...kinds.npy, ...kinds.encoding]) assert.equal(p.optional, true, p.name);
   const lattice = kinds.parameters.find((p) => p.name === 'lattice');
   assert.deepEqual(lattice.kinds, ['value', 'perlin']);
   assert.deepEqual(kinds.parameters.find((p) => p.name === 'octaves').kinds, kinds.kinds);
@@ -76,12 +78,17 @@ test('/api/kinds: defaulted parameters are optional, x and y are not; kinds say 
 });
 
 test('OpenAPI parameters are the table: names, descriptions, ranges, defaults, required', () => {
-  const ops = { getTile: ['parameters', 'render'], getPoint: ['parameters', 'point'], postPoints: ['parameters'], getTileJSON: ['parameters', 'render'], getStats: ['parameters', 'window', 'stats'] };
+  const ops = {
+    getTile: ['parameters', 'render', 'encoding'], getPoint: ['parameters', 'point'], postPoints: ['parameters'],
+    getTileJSON: ['parameters', 'render', 'encoding'], getStats: ['parameters', 'window', 'stats'],
+    getNumericTile: ['parameters', 'npy'], getGrid: ['parameters', 'render', 'window', 'npy', 'encoding'],
+  };
   const byId = {};
   for (const item of Object.values(openapi.paths)) for (const op of Object.values(item)) if (op && op.operationId) byId[op.operationId] = op;
   for (const [id, sections] of Object.entries(ops)) {
     const params = byId[id].parameters.filter((q) => q.in === 'query');
-    const rows = sections.flatMap((s) => kinds[s]);
+    // rows in table order (x and y are point and window rows: listed once)
+    const rows = [...new Map(sections.flatMap((s) => kinds[s]).map((p) => [p.name, p])).values()];
     assert.deepEqual(params.map((q) => q.name), rows.map((p) => p.name), `${id}: names`);
     for (const p of rows) {
       const q = params.find((x) => x.name === p.name);

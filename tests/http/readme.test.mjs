@@ -57,9 +57,14 @@ export function shellWords(line) {
   return words;
 }
 
-// The curl examples: every line of a ```sh block that starts with `curl`
-// (backslash-continued lines joined). A ```json block that follows an sh
-// block holding exactly one curl is that example's expected answer.
+// The examples: every line of a ```sh block that starts with `curl`, or
+// with a GDAL tool (`gdalinfo`, `gdal_translate`: run in the same directory,
+// after the curl that fetched their file), backslash-continued lines joined;
+// every ```python block (run by Debian's python3, its output compared with a
+// ```text block right after it); every ```json-maplibre block (a MapLibre
+// style fragment whose raster-dem tiles must be served). A ```json block that
+// follows an sh block holding exactly one curl is that example's expected
+// answer.
 export function readmeExamples(md) {
   const lines = md.split('\n');
   const out = [];
@@ -81,11 +86,22 @@ export function readmeExamples(md) {
         const lineNo = start + 2 + k;
         while (/\\$/.test(cmd) && k + 1 < body.length) cmd = cmd.slice(0, -1) + ' ' + body[++k].trim();
         if (/^curl\s/.test(cmd.trim())) block.push({ line: lineNo, cmd: cmd.trim() });
+        else if (/^gdal(info|_translate)\s/.test(cmd.trim())) block.push({ line: lineNo, cmd: cmd.trim(), tool: true });
       }
       out.push(...block);
-      lastBlock = block;
+      lastBlock = block.filter((e) => !e.tool);
     } else if (lang === 'json' && lastBlock && lastBlock.length === 1) {
       lastBlock[0].expected = body.join('\n');
+      lastBlock = null;
+    } else if (lang === 'python') {
+      const ex = { line: start + 2, cmd: body[0] ?? '', python: body.join('\n') };
+      out.push(ex);
+      lastBlock = [ex];
+    } else if (lang === 'text' && lastBlock && lastBlock.length === 1 && lastBlock[0].python !== undefined) {
+      lastBlock[0].expectedText = body.join('\n');
+      lastBlock = null;
+    } else if (lang === 'json-maplibre') {
+      out.push({ line: start + 2, cmd: 'MapLibre style fragment', maplibre: body.join('\n') });
       lastBlock = null;
     } else {
       lastBlock = null;
@@ -109,6 +125,14 @@ export function sameAnswer(a, e) {
     return ka.length === ke.length && ke.every((k, i) => ka[i] === k && sameAnswer(a[k], e[k]));
   }
   return a === e;
+}
+
+function runTool(cmd, args, cwd, input) {
+  return new Promise((resolve) => {
+    const child = execFile(cmd, args, { cwd, encoding: 'utf8', timeout: 60000, maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code ?? err.signal) : 0, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+  });
 }
 
 function curl(args, cwd) {
@@ -172,6 +196,42 @@ test('README has curl examples for a tile, a point, a batch, TileJSON, healthz a
 for (const ex of examples) {
   test(`README line ${ex.line}: ${ex.cmd.slice(0, 110)}`, async () => {
     const rewrite = (s) => s.split(README_HOST).join(daemon.url);
+    if (ex.python !== undefined) {
+      // Debian's python3 (python3-numpy), the program as shown
+      const r = await runTool('/usr/bin/python3', ['-'], work, rewrite(ex.python));
+      assert.equal(r.code, 0, `python3 exited ${r.code}: ${r.stderr}`);
+      if (ex.expectedText !== undefined) assert.equal(r.stdout.trim(), ex.expectedText.trim());
+      return;
+    }
+    if (ex.maplibre !== undefined) {
+      const style = JSON.parse(rewrite(ex.maplibre));
+      for (const src of Object.values(style.sources)) {
+        assert.equal(src.type, 'raster-dem');
+        assert.ok(['terrarium', 'mapbox'].includes(src.encoding));
+        assert.match(src.tiles[0], new RegExp(`encoding=${src.encoding}`));
+        for (const [z, x, y] of [[0, 0, 0], [3, -2, 1]]) {
+          const url = src.tiles[0].replace('{z}', z).replace('{x}', x).replace('{y}', y);
+          const res = await fetch(url);
+          assert.equal(res.status, 200, url);
+          assert.equal(res.headers.get('content-type'), 'image/png');
+          const png = Buffer.from(await res.arrayBuffer());
+          assert.equal(png[25], 2, 'a raster-dem tile is 8-bit RGB'); // IHDR colour type
+          assert.equal(png.readUInt32BE(16), src.tileSize);
+        }
+      }
+      assert.ok(style.sources[style.terrain.source], 'terrain names a source of the fragment');
+      return;
+    }
+    if (ex.tool) {
+      const words = shellWords(ex.cmd);
+      const r = await runTool(words[0], words.slice(1), work);
+      assert.equal(r.code, 0, `${words[0]} exited ${r.code}: ${r.stderr}`);
+      if (words[0] === 'gdalinfo') {
+        assert.match(r.stdout, /Type=UInt16/, 'gdalinfo does not see a 16-bit band');
+        assert.match(r.stdout, /STATISTICS_MAXIMUM=\d+/);
+      }
+      return;
+    }
     const words = shellWords(rewrite(ex.cmd));
     assert.equal(words[0], 'curl');
     const urlWord = words.find((w) => w.startsWith(daemon.url));
@@ -217,9 +277,25 @@ for (const ex of examples) {
       assert.ok(headers.etag, 'tile without ETag');
       if (body) {
         assert.deepEqual(body.subarray(0, 8), PNG_SIGNATURE, 'not a PNG');
+        const grid = /\/grid\.png$/.test(p);
         const side = /@2x\.png$/.test(p) ? 512 : 256;
-        assert.equal(body.readUInt32BE(16), side, 'PNG width');
-        assert.equal(body.readUInt32BE(20), side, 'PNG height');
+        assert.equal(body.readUInt32BE(16), grid ? Number(url.searchParams.get('width')) : side, 'PNG width');
+        assert.equal(body.readUInt32BE(20), grid ? Number(url.searchParams.get('height')) : side, 'PNG height');
+        if (url.searchParams.get('encoding') === 'gray16') assert.equal(body[24], 16, 'PNG bit depth');
+      }
+    } else if (/\.(npy|r16)$/.test(p)) {
+      const grid = /\/grid\.(npy|r16)$/.test(p);
+      const w = grid ? Number(url.searchParams.get('width')) : (/@2x\./.test(p) ? 512 : 256);
+      const h = grid ? Number(url.searchParams.get('height')) : w;
+      assert.equal(headers['x-width'], String(w));
+      assert.equal(headers['x-height'], String(h));
+      assert.ok(headers.etag, 'no ETag');
+      if (body && /\.r16$/.test(p)) {
+        assert.equal(type, 'application/octet-stream');
+        assert.equal(body.length, 2 * w * h);
+      } else if (body) {
+        assert.equal(type, 'application/x-npy');
+        assert.equal(body.subarray(0, 6).toString('latin1'), '\x93NUMPY');
       }
     } else if (/\/point$/.test(p)) {
       const j = json();
@@ -248,6 +324,7 @@ for (const ex of examples) {
       assert.equal(j.tilejson, '3.0.0');
       assert.ok(j.tiles[0].startsWith(daemon.url + '/'), `tiles template ${j.tiles[0]} not on ${daemon.url}`);
       assert.match(j.tiles[0], /\{z\}\/\{x\}\/\{y\}\.png/);
+      if (url.searchParams.has('encoding')) assert.equal(j.encoding, url.searchParams.get('encoding'));
       for (const [k, v] of url.searchParams) assert.match(j.tiles[0], new RegExp(`[?&]${k}=`), `template drops ${k}=${v}`);
     } else if (p === '/api/kinds') {
       const j = json();
