@@ -34,8 +34,9 @@ unsigned int http_port(const http_server *s);
 /* The connection limits the daemon runs with (fdlimits.h). */
 const fdlimits *http_limits(const http_server *s);
 
-/* SIGHUP: the access log goes to standard error, which cannot be reopened,
- * so this does nothing today; it is where a log file would be reopened. */
+/* SIGHUP: reopens the --access-log file by its name (after log rotation
+ * moved it); does nothing for standard error or --access-log off. On
+ * failure the log keeps writing to the old file, with a message. */
 void http_reopen_log(http_server *s);
 
 /* Graceful stop: stops accepting, waits up to drain_ms for requests in

@@ -9,6 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { mkdtempSync, readFileSync, renameSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { startDaemon } from './daemon.mjs';
 
 let d;
@@ -255,11 +258,30 @@ test('access log: ISO 8601 UTC time, status and the body bytes sent (0 for HEAD 
   assert.match(head, / 200 0 /);
 });
 
-test('SIGHUP is ignored: the daemon keeps serving', async () => {
+test('SIGHUP never stops the daemon; with --access-log FILE it reopens the file (log rotation)', async () => {
   d.child.kill('SIGHUP');
   await new Promise((res) => setTimeout(res, 300));
   assert.equal(d.child.exitCode, null);
   await answeredThenPipelined('after-hup', HEALTH, 'HTTP/1.1 200 OK');
+  const dir = mkdtempSync(path.join(tmpdir(), 'noisetile-log-'));
+  const log = path.join(dir, 'access.log');
+  const e = await startDaemon({ args: ['--threads', '1', '--cache-mb', '4', '--access-log', log] });
+  try {
+    await exchange('GET /healthz?before HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', { port: e.port });
+    await new Promise((res) => setTimeout(res, 200));
+    renameSync(log, `${log}.1`); // what logrotate does
+    e.child.kill('SIGHUP');
+    await new Promise((res) => setTimeout(res, 300));
+    await exchange('GET /healthz?after HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', { port: e.port });
+    await new Promise((res) => setTimeout(res, 200));
+    assert.match(readFileSync(`${log}.1`, 'utf8'), /"GET \/healthz\?before" 200 /);
+    const fresh = readFileSync(log, 'utf8');
+    assert.match(fresh, /"GET \/healthz\?after" 200 /);
+    assert.doesNotMatch(fresh, /before/);
+    assert.equal(e.child.exitCode, null);
+  } finally {
+    await e.stop();
+  }
 });
 
 test('--public-url fixes the base of written URLs and drops the host headers from Vary', async () => {

@@ -153,7 +153,11 @@ export async function runSlowClients({ nofile, args = [] } = {}) {
   try {
     const limits = parseLimits(d.stdout());
     if (nofile) {
-      if (limits.nofile !== nofile) throw new Error(`daemon reports open-file limit ${limits.nofile}, not ${nofile}`);
+      // Under valgrind (make valgrind) the tool keeps a few descriptors of
+      // the limit for itself: 1012 of 1024 measured.
+      const reserve = process.env.NOISETILE_VALGRIND_OPTS ? 16 : 0;
+      if (limits.nofile > nofile || limits.nofile < nofile - reserve)
+        throw new Error(`daemon reports open-file limit ${limits.nofile}, not ${nofile}`);
     }
     const t0 = performance.now();
     r = await slowClients(d.port, limits);
