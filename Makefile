@@ -67,12 +67,17 @@ help:
 # "URL-PATH=SOURCE" to WWW_VENDOR, its npm package pinned in package.json and
 # package-lock.json (as a "dependencies" entry: `make run` installs those).
 LEAFLET := node_modules/leaflet
+THREE   := node_modules/three
 WWW_VENDOR := \
   vendor/leaflet/leaflet.js=$(LEAFLET)/dist/leaflet.js \
   vendor/leaflet/leaflet.css=$(LEAFLET)/dist/leaflet.css \
   vendor/leaflet/LICENSE=$(LEAFLET)/LICENSE \
   vendor/pmtiles/pmtiles.js=node_modules/pmtiles/dist/pmtiles.js \
-  $(foreach f,layers.png layers-2x.png marker-icon.png marker-icon-2x.png marker-shadow.png,vendor/leaflet/images/$(f)=$(LEAFLET)/dist/images/$(f))
+  $(foreach f,layers.png layers-2x.png marker-icon.png marker-icon-2x.png marker-shadow.png,vendor/leaflet/images/$(f)=$(LEAFLET)/dist/images/$(f)) \
+  vendor/three/three.module.js=$(THREE)/build/three.module.js \
+  vendor/three/three.core.js=$(THREE)/build/three.core.js \
+  vendor/three/OrbitControls.js=$(THREE)/examples/jsm/controls/OrbitControls.js \
+  vendor/three/LICENSE=$(THREE)/LICENSE
 WWW_VENDOR_SRC := $(foreach v,$(WWW_VENDOR),$(word 2,$(subst =, ,$(v))))
 WWW_STATIC := $(shell find static -type f 2>/dev/null | LC_ALL=C sort)
 # The list itself, rewritten only when it changes, so that adding or removing

@@ -561,6 +561,18 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
             *out_cost = cost_estimate(&qr.spec, n > 0 ? n : 1, 1);
         break;
     }
+    case ROUTE_STATS:
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_WINDOW | QUERY_BINS, &qr, err,
+                         sizeof err);
+        if (rc == 0) {
+            uint64_t n = (uint64_t)qr.window.width * (uint64_t)qr.window.height;
+            if (cost_check(&qr.spec, n, 0, "ask for fewer samples (a larger step, a smaller width or height)",
+                           err, sizeof err) != 0)
+                rc = ERR_TOO_COSTLY;
+            else
+                *out_cost = cost_estimate(&qr.spec, n, 0);
+        }
+        break;
     default:
         break;
     }

@@ -91,7 +91,7 @@ export function statsUrl(win, kind, bins) {
 export async function fetchJson(url, opts) {
   const r = await fetch(url, opts);
   const j = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error((j.error && j.error.message) || 'HTTP ' + r.status);
+  if (!r.ok) throw Object.assign(new Error((j.error && j.error.message) || 'HTTP ' + r.status), { status: r.status });
   return j;
 }
 

@@ -103,19 +103,33 @@ function histogram(results) {
   }
 }
 
+/* The statistics of both fields over the window at most maxSide samples
+ * on its longer side. A field too costly at that density (422: many
+ * octaves, warp, t) is asked again with half the samples per side. */
+async function fetchStats(fs, maxSide, my) {
+  for (let side = maxSide; ; side = Math.floor(side / 2)) {
+    const win = visibleWindow(nt().map(), 1, side);
+    win.per = (1 / win.step) / nt().pxPerUnit(win.zoom);
+    const urls = fs.map((f) => statsUrl(win, f.kind, BINS));
+    if (urls.join(' ') === lastKey || my !== seq) return null;
+    try {
+      return { win, urls, js: await Promise.all(urls.map((u) => fetchJson(u))) };
+    } catch (e) {
+      if (e.status !== 422 || side < 64) throw e;
+    }
+  }
+}
+
 async function refresh() {
   if (!open) return;
-  const win = visibleWindow(nt().map(), 1, MAX_SIDE);
-  win.per = (1 / win.step) / nt().pxPerUnit(win.zoom);
   const fs = fields();
-  const urls = fs.map((f) => statsUrl(win, f.kind, BINS));
-  const key = urls.join(' ');
-  if (key === lastKey) return;
   const my = ++seq;
   $('stats').classList.add('busy');
   try {
-    const js = await Promise.all(urls.map((u) => fetchJson(u)));
-    if (my !== seq) return;
+    const got = await fetchStats(fs, MAX_SIDE, my);
+    if (got === null || my !== seq) return;
+    const { win, urls, js } = got;
+    const key = urls.join(' ');
     const results = fs.map((f, i) => ({ field: f, json: js[i], url: urls[i] }));
     table(results, win);
     histogram(results);

@@ -1,9 +1,11 @@
-// views.test.mjs: the viewer's statistics panel and compare mode in
-// headless Chromium against the real daemon (the viewer built into it, no
-// flag): the statistics panel shows what /stats answers for the window on
-// screen (computed here from the hash and the tile geometry alone); compare
-// mode's two maps pan together and show both tables. Screenshots go to
-// tests/artifacts/.
+// views.test.mjs: the viewer's 3D view, statistics panel, compare mode and
+// downloads in headless Chromium (WebGL through SwiftShader) against the
+// real daemon (the viewer built into it, no flag): the 3D view draws a mesh
+// of the grid endpoint's heights for the window on screen and follows a
+// change of field; the statistics panel shows what /stats answers for the
+// window (computed here from the hash and the tile geometry alone); compare
+// mode's two maps pan together and show both tables; each download link
+// answers its type at the chosen size. Screenshots go to tests/artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
@@ -11,12 +13,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { startDaemon } from '../http/daemon.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu',
+// SwiftShader's WebGL needs the explicit opt-in since Chromium 130
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const WORLD = 16, TILE = 256;          // tile geometry (README, "The plane and its URLs")
 const VIEW = { width: 1024, height: 640 };
@@ -77,12 +81,63 @@ function sameWindow(url, win, what) {
   assert.equal(Number(q.get('height')), win.height, `${what}: height`);
 }
 
+function colours(png) {
+  const img = PNG.sync.read(png), set = new Set();
+  for (let i = 0; i < img.data.length; i += 4) set.add((img.data[i] << 16) | (img.data[i + 1] << 8) | img.data[i + 2]);
+  return { n: set.size, img };
+}
+
 async function waitTiles(sel, needle) {
   await page.waitForFunction(([s, n]) => {
     const imgs = [...document.querySelectorAll(s + ' img')].filter((i) => i.src.includes(n));
     return imgs.length > 0 && imgs.every((i) => i.complete && i.naturalWidth > 0);
   }, [sel, needle], { timeout: 60000 });
 }
+
+test('the 3D view draws the window as a lit mesh from the grid endpoint and follows a change of field', { timeout: 180000 }, async () => {
+  await page.goto(`${base}/#z=3&x=-1.5&y=2&kind=perlin&seed=7&octaves=5&palette=terrain&3d=1`);
+  await page.waitForFunction(() => document.getElementById('view3d').dataset.state === 'ready', null, { timeout: 90000 });
+  const first = await page.evaluate(() => ({ ...document.getElementById('view3d').dataset }));
+  // heights from the grid endpoint, over the map's window (the mesh's 256
+  // samples along the longer side span the same plane extent)
+  assert.match(first.grid, /^\/perlin\/7\/grid\.npy\?/);
+  const g = new URL(first.grid, base).searchParams;
+  assert.equal(g.get('octaves'), '5');
+  const win = expectedWindow(VIEW.width, VIEW.height);
+  const spanX = Number(g.get('step')) * (Number(g.get('width')) - 1);
+  assert.equal(Number(g.get('width')), 256);
+  assert.ok(Math.abs(spanX / ((win.width - 1) * win.step) - 1) < 0.01, `mesh spans ${spanX} plane units`);
+  assert.ok(Math.abs(Number(g.get('x')) - win.x) < 2 * win.step && Math.abs(Number(g.get('y')) - win.y) < 2 * win.step, 'mesh starts at the window');
+  assert.equal(Number(first.vertices), Number(g.get('width')) * Number(g.get('height')));
+  assert.ok(requests.some((u) => u.startsWith(base + first.grid.slice(0, 30))), 'grid requested');
+  // three.js came from the daemon; nothing came from anywhere else
+  assert.ok(requests.includes(`${base}/vendor/three/three.module.js`) && requests.includes(`${base}/vendor/three/OrbitControls.js`));
+  for (const u of requests) assert.ok(u.startsWith(base + '/'), `request outside the daemon: ${u}`);
+  const shot1 = await page.locator('#view3d').screenshot({ path: path.join(ARTIFACTS, 'view3d.png') });
+  const c1 = colours(shot1);
+  assert.ok(c1.n > 200, `3D view has ${c1.n} colours`);
+
+  // a change of field in the panel: new heights, a new picture
+  await page.click('label[for="p-kind-value"]');
+  await page.waitForFunction(() => {
+    const d = document.getElementById('view3d').dataset;
+    return d.state === 'ready' && d.grid.startsWith('/value/7/');
+  }, null, { timeout: 90000 });
+  await page.waitForTimeout(200);
+  const shot2 = await page.locator('#view3d').screenshot({ path: path.join(ARTIFACTS, 'view3d-value.png') });
+  const c2 = colours(shot2);
+  assert.ok(c2.n > 200, `3D view after the change has ${c2.n} colours`);
+  let differ = 0;
+  for (let i = 0; i < c1.img.data.length; i += 4) if (c1.img.data[i] !== c2.img.data[i] || c1.img.data[i + 1] !== c2.img.data[i + 1]) differ++;
+  assert.ok(differ > c1.img.data.length / 4 / 10, `only ${differ} pixels changed with the field`);
+  // exaggeration 0: a flat mesh, still drawn
+  await page.fill('#exag', '0');
+  await page.dispatchEvent('#exag', 'input');
+  await page.waitForFunction(() => document.getElementById('view3d').dataset.state === 'ready' && location.hash.includes('exag=0'));
+  await page.click('#t-3d');
+  assert.equal(await page.isVisible('#view3d'), false);
+  await page.waitForFunction(() => !location.hash.includes('3d=1'));
+});
 
 // Each cell of the panel against the daemon's /stats for the same window.
 async function checkStats(kinds) {
@@ -168,6 +223,53 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   }
   await page.waitForTimeout(500);
   await checkStats(['perlin', 'value']);
+});
+
+function pngHeader(buf) {
+  assert.equal(buf.subarray(1, 4).toString('latin1'), 'PNG');
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20), depth: buf[24], colour: buf[25] };
+}
+
+test('each download link answers its type at the chosen size', { timeout: 120000 }, async () => {
+  await page.goto(`${base}/#z=3&x=0&y=0&kind=simplex&seed=5&octaves=2&palette=viridis&shade=1`);
+  await page.waitForFunction(() => document.body.dataset.ready === '1');
+  await page.fill('#dl-width', '300');
+  await page.press('#dl-width', 'Enter');
+  await page.waitForFunction(() => document.getElementById('dl-npy').href.includes('width=300'));
+  const links = await page.evaluate(() => Object.fromEntries(['dl-png', 'dl-npy', 'dl-r16', 'dl-png16']
+    .map((id) => [id, { href: document.getElementById(id).href, file: document.getElementById(id).download }])));
+  const W = VIEW.width, H = VIEW.height, height = Math.round((H - 1) * 299 / (W - 1)) + 1;
+  const win = expectedWindow(W, H);
+  const want = { ...win, width: 300, height, step: win.step * (W - 1) / 299 };
+  for (const [id, l] of Object.entries(links)) {
+    assert.match(new URL(l.href).pathname, /^\/simplex\/5\/grid\.(png|npy|r16)$/, id);
+    sameWindow(l.href, want, id);
+    assert.equal(new URL(l.href).searchParams.get('octaves'), '2', id);
+    assert.ok(l.file.startsWith('noisetile-simplex-5-300x' + height), `${id}: file name ${l.file}`);
+    const r = await fetch(l.href);
+    const body = Buffer.from(await r.arrayBuffer());
+    assert.equal(r.status, 200, `${id}: ${body.toString().slice(0, 200)}`);
+    const type = r.headers.get('content-type');
+    if (id === 'dl-npy') {
+      assert.equal(type, 'application/x-npy');
+      const hlen = body.readUInt16LE(8);
+      const header = body.subarray(10, 10 + hlen).toString('latin1');
+      assert.match(header, /'descr': '<f4'/);
+      assert.match(header, new RegExp(`'shape': \\(${height}, 300\\)`));
+      assert.equal(body.length, 10 + hlen + 4 * 300 * height);
+    } else if (id === 'dl-r16') {
+      assert.equal(type, 'application/octet-stream');
+      assert.equal(body.length, 2 * 300 * height);
+    } else {
+      assert.equal(type, 'image/png');
+      const h = pngHeader(body);
+      assert.deepEqual([h.width, h.height], [300, height], id);
+      if (id === 'dl-png16') assert.deepEqual([h.depth, h.colour], [16, 0], '16-bit gray');
+      else assert.equal(h.depth, 8, 'the picture is 8-bit');
+      const img = PNG.sync.read(body);
+      assert.equal(img.width, 300);
+    }
+  }
 });
 
 test('no console errors, page errors or failed requests', () => {

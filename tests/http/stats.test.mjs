@@ -125,6 +125,11 @@ test('/stats: bad input is a 4xx naming the parameter, its range and the value',
     assert.equal(r.status, status, `${q}: ${r.text}`);
     assert.match(r.json.error.message, re, q);
   }
+  // within the window limits but over the per-request work limit: 422
+  // naming the cost and what to lower
+  const c = await get(`${base}?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1`);
+  assert.equal(c.status, 422, c.text);
+  assert.match(c.json.error.message, /fewer samples/);
   const p = await get(`${base}?x=0&y=0&step=0.5&width=10&height=10`, { method: 'POST' });
   assert.equal(p.status, 405);
 });
