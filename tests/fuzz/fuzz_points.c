@@ -34,6 +34,10 @@
  * dimension if the body is acceptable, else -1. */
 static long expected_points(const char *body, size_t len, int *dims, double **coords)
 {
+    /* JSON has no NUL byte outside a string (RFC 8259); jansson's reader
+     * lets some through between tokens, the daemon's refuses them. */
+    if (memchr(body, '\0', len) != NULL)
+        return -1;
     json_error_t jerr;
     json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     long n = -1;
