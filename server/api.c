@@ -146,13 +146,7 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
         rc = ERR_NOMEM;
         goto done;
     }
-    out->status = 200;
-    out->content_type = "application/json";
-    out->cache_control = "no-store";
-    out->body_kind = REPLY_OWNED;
-    out->owned = text;
-    out->body = text;
-    out->size = len;
+    reply_owned(out, 200, "application/json", "no-store", text, len);
 done:
     free(field);
     free(values);

@@ -78,3 +78,15 @@ int failalloc_fired(void)
 {
     return atomic_load(&fired);
 }
+
+void *failalloc_zalloc(void *opaque, unsigned int items, unsigned int size)
+{
+    (void)opaque;
+    return failalloc_calloc(items, size);
+}
+
+void failalloc_zfree(void *opaque, void *p)
+{
+    (void)opaque;
+    free(p);
+}

@@ -17,6 +17,11 @@ void *failalloc_malloc(size_t size);
 void *failalloc_calloc(size_t n, size_t size);
 void *failalloc_realloc(void *p, size_t size);
 
+/* zlib's alloc_func and free_func (voidpf is void *, uInt unsigned int),
+ * so zlib streams fail and free like every other request allocation. */
+void *failalloc_zalloc(void *opaque, unsigned int items, unsigned int size);
+void failalloc_zfree(void *opaque, void *p);
+
 /* For an allocation made inside a library that takes no allocator
  * (the HTTP library's response objects): counts as one wrapper call and returns
  * 1 if it is the armed one, and the caller then acts as if that library had

@@ -298,17 +298,12 @@ void grid_job_consume(grid_job *job, size_t n)
     job->sent += n;
 }
 
-long grid_job_read(grid_job *job, unsigned char *buf, size_t max)
+long grid_job_take(grid_job *job, void *buf, size_t max)
 {
     const unsigned char *p;
-    size_t n;
-    while ((n = grid_job_pending(job, &p)) == 0) {
-        int rc = grid_job_compute_band(job);
-        if (rc < 0)
-            return -1;
-        if (rc == 0)
-            return 0;
-    }
+    size_t n = grid_job_pending(job, &p);
+    if (n == 0)
+        return 0;
     if (n > max)
         n = max;
     if (n > (size_t)LONG_MAX)
@@ -316,6 +311,19 @@ long grid_job_read(grid_job *job, unsigned char *buf, size_t max)
     memcpy(buf, p, n);
     grid_job_consume(job, n);
     return (long)n;
+}
+
+long grid_job_read(grid_job *job, unsigned char *buf, size_t max)
+{
+    const unsigned char *p;
+    while (grid_job_pending(job, &p) == 0) {
+        int rc = grid_job_compute_band(job);
+        if (rc < 0)
+            return -1;
+        if (rc == 0)
+            return 0;
+    }
+    return grid_job_take(job, buf, max);
 }
 
 int grid_render(const grid_request *req, unsigned char **out_body, size_t *out_size)

@@ -74,6 +74,9 @@ int grid_job_finished(const grid_job *job);
 size_t grid_job_pending(const grid_job *job, const unsigned char **data);
 /* Marks n pending bytes as sent. */
 void grid_job_consume(grid_job *job, size_t n);
+/* Copies up to max pending bytes into buf and consumes them: the count
+ * (at most LONG_MAX), 0 when nothing is pending. Computes nothing. */
+long grid_job_take(grid_job *job, void *buf, size_t max);
 
 /* Copies up to max bytes of the body into buf, computing bands as needed
  * (the whole job on the calling thread, for the connection layer's content reader

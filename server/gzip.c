@@ -14,25 +14,13 @@ struct gzip_stream {
     int broken;
 };
 
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return failalloc_calloc(items, size);
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    free(p);
-}
-
 gzip_stream *gzip_create(gzip_content content)
 {
     gzip_stream *gz = failalloc_calloc(1, sizeof *gz);
     if (gz == NULL)
         return NULL;
-    gz->z.zalloc = z_alloc;
-    gz->z.zfree = z_free;
+    gz->z.zalloc = failalloc_zalloc;
+    gz->z.zfree = failalloc_zfree;
     /* windowBits 15 + 16: a gzip header and trailer instead of zlib's */
     int strategy = content == GZIP_NUMBERS ? Z_HUFFMAN_ONLY : Z_DEFAULT_STRATEGY;
     if (deflateInit2(&gz->z, 1, Z_DEFLATED, 15 + 16, 8, strategy) != Z_OK) {

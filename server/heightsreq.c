@@ -315,17 +315,10 @@ static uint64_t grid_band_cost(const grid_request *g)
 static long stream_read(void *ctx, uint64_t pos, char *buf, size_t max)
 {
     (void)pos; /* the job's own position: reads come in order */
-    const unsigned char *p;
-    size_t n = grid_job_pending(ctx, &p);
+    long n = grid_job_take(ctx, buf, max);
     if (n == 0)
         return grid_job_finished(ctx) ? 0 : REPLY_STREAM_PENDING;
-    if (n > max)
-        n = max;
-    if (n > (size_t)LONG_MAX)
-        n = (size_t)LONG_MAX;
-    memcpy(buf, p, n);
-    grid_job_consume(ctx, n);
-    return (long)n;
+    return n;
 }
 
 static int stream_produce(void *ctx) { return grid_job_compute_band(ctx) < 0 ? -1 : 0; }

@@ -18,18 +18,6 @@ struct pngstream {
     int broken;
 };
 
-static voidpf z_alloc(voidpf opaque, uInt items, uInt size)
-{
-    (void)opaque;
-    return failalloc_calloc(items, size);
-}
-
-static void z_free(voidpf opaque, voidpf p)
-{
-    (void)opaque;
-    free(p);
-}
-
 static void put32(unsigned char *p, uint32_t v)
 {
     p[0] = (unsigned char)(v >> 24);
@@ -66,8 +54,8 @@ pngstream *pngstream_create(int width, int height, pngstream_format format, byte
     ps->filtered = failalloc_malloc(ps->row_bytes + 1);
     if (ps->prev == NULL || ps->filtered == NULL)
         goto fail;
-    ps->z.zalloc = z_alloc;
-    ps->z.zfree = z_free;
+    ps->z.zalloc = failalloc_zalloc;
+    ps->z.zfree = failalloc_zfree;
     int strategy = format == PNGSTREAM_PICTURE ? Z_RLE : Z_HUFFMAN_ONLY;
     if (deflateInit2(&ps->z, 1, Z_DEFLATED, 15, 8, strategy) != Z_OK)
         goto fail;

@@ -61,14 +61,20 @@ int reply_json(reply *rp, unsigned int status, const json_t *doc, const char *ca
     size_t len;
     if (doc == NULL || jsonout_dump(doc, &text, &len) != 0)
         return ERR_NOMEM;
+    reply_owned(rp, status, "application/json", cache_control, text, len);
+    return 0;
+}
+
+void reply_owned(reply *rp, unsigned int status, const char *content_type, const char *cache_control,
+                 char *text, size_t size)
+{
     rp->status = status;
-    rp->content_type = "application/json";
+    rp->content_type = content_type;
     rp->cache_control = cache_control;
     rp->body_kind = REPLY_OWNED;
     rp->owned = text;
     rp->body = text;
-    rp->size = len;
-    return 0;
+    rp->size = size;
 }
 
 void reply_borrowed(reply *rp, unsigned int status, const char *content_type, const void *body,

@@ -126,6 +126,11 @@ const char *reply_header_at(const reply *rp, size_t i);
  * none). Returns 0, or ERR_NOMEM with *rp unchanged. */
 int reply_json(reply *rp, unsigned int status, const json_t *doc, const char *cache_control);
 
+/* A reply that owns text[0..size) (malloc'd; reply_release frees it),
+ * Content-Type content_type, Cache-Control cache_control (NULL: none). */
+void reply_owned(reply *rp, unsigned int status, const char *content_type, const char *cache_control,
+                 char *text, size_t size);
+
 /* A reply with the bytes body[0..size) that the reply does not own: they
  * must outlive the response (static text, or a document of the service). */
 void reply_borrowed(reply *rp, unsigned int status, const char *content_type,

@@ -333,13 +333,7 @@ static int handle_metrics(service *s, const service_request *rq, reply *out, cha
     char *text = metrics_text(s->metrics, tile_service_cache(s->tiles), &len);
     if (text == NULL)
         return ERR_NOMEM;
-    out->status = 200;
-    out->content_type = "text/plain; version=0.0.4; charset=utf-8";
-    out->cache_control = "no-store";
-    out->body_kind = REPLY_OWNED;
-    out->owned = text;
-    out->body = text;
-    out->size = len;
+    reply_owned(out, 200, "text/plain; version=0.0.4; charset=utf-8", "no-store", text, len);
     return 0;
 }
 
