@@ -646,14 +646,21 @@ static void client_key(struct MHD_Connection *conn, unsigned char out[16])
 
 /* The pool's probe, on a worker or the sweeper while the connection is
  * suspended (libmicrohttpd does not look at a suspended connection, so it
- * would only notice a departed client after the work): 1 when the client
- * has closed or reset its end. Bytes waiting (a pipelined request) mean it
- * is still there. */
+ * would only notice a departed client after the work): POOL_GONE when the
+ * connection was reset (a client that closed with our bytes unread, or
+ * that closed before bytes we sent reached it); POOL_MAYBE_GONE at end of
+ * stream: the client closed its sending side, which a client that left
+ * does, and so does one that half-closes after its request (HTTP/1.1
+ * allows it) and still reads the answer; the two look alike until the
+ * daemon writes. Bytes waiting (a pipelined request) mean it is there. */
 static int fd_gone(int fd)
 {
     char c;
     ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    if (n == 0)
+        return POOL_MAYBE_GONE;
+    return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR ? POOL_GONE
+                                                                             : POOL_THERE;
 }
 
 static int job_gone(pool_job *job)
