@@ -460,17 +460,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
     /* Body bytes sent: a stream's count is exact even when the client left
-     * early; for a buffer, what a completed response sent (0 for HEAD, 204
-     * and 304), and 0 when it did not complete (libmicrohttpd does not say
-     * how far it got). */
-    unsigned long long sent = rq->is_stream && strcmp(rq->method, "HEAD") != 0
-                                  ? (unsigned long long)rq->streamed
-                              : ok ? (unsigned long long)rq->size
-                                   : 0ULL;
-    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %llu %llu.%03llums%s\n", when, addr,
-                     rq->method[0] ? rq->method : "-", target, rq->status,
-                     sent, us / 1000, us % 1000,
-                     ok ? "" : " (aborted)");
+     * early; a buffer or file sent in full, its size (0 for HEAD, 204 and
+     * 304); no response queued, 0. A buffer or file cut off mid-send is "-":
+     * libmicrohttpd does not say how far it got, and neither its size nor 0
+     * would be true. */
+    char sent[24] = "-";
+    if (rq->is_stream && strcmp(rq->method, "HEAD") != 0)
+        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->streamed);
+    else if (ok || rq->size == 0)
+        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->size);
+    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %s %llu.%03llums%s\n", when, addr,
+                     rq->method[0] ? rq->method : "-", target, rq->status, sent, us / 1000,
+                     us % 1000, ok ? "" : " (aborted)");
     if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
