@@ -459,6 +459,19 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    /* A request libmicrohttpd answered itself before the handler saw it (a
+     * malformed Content-Length, headers over the memory limit: README,
+     * "HTTP edge"): its status, and its bytes unknown. */
+    unsigned int status = rq->status;
+    int library_answered = 0;
+    if (!rq->answered) {
+        const union MHD_ConnectionInfo *hi =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_HTTP_STATUS);
+        if (hi != NULL && hi->http_status != 0) {
+            status = hi->http_status;
+            library_answered = 1;
+        }
+    }
     /* Body bytes sent: a stream's count is exact even when the client left
      * early; a buffer or file sent in full, its size (0 for HEAD, 204 and
      * 304); no response queued, 0. A buffer or file cut off mid-send is "-":
@@ -467,10 +480,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char sent[24] = "-";
     if (rq->is_stream && strcmp(rq->method, "HEAD") != 0)
         snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->streamed);
-    else if (ok || rq->size == 0)
+    else if ((ok || rq->size == 0) && !library_answered)
         snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->size);
     int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %s %llu.%03llums%s\n", when, addr,
-                     rq->method[0] ? rq->method : "-", target, rq->status, sent, us / 1000,
+                     rq->method[0] ? rq->method : "-", target, status, sent, us / 1000,
                      us % 1000, ok ? "" : " (aborted)");
     if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
@@ -479,7 +492,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     else if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
         atomic_fetch_add(&s->closed[CLOSE_SHUTDOWN], 1);
     atomic_fetch_sub(&s->body_memory, rq->body_reserved);
-    metrics_count_request(service_metrics(s->svc), rq->route, rq->status);
+    metrics_count_request(service_metrics(s->svc), rq->route, status);
     reply_release(&rq->rp);
     cache_entry_release(rq->held);
     free(rq->body);

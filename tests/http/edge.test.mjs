@@ -181,6 +181,10 @@ test('list-valued, malformed or too large Content-Length: 400 (413), closed, not
     assert.equal(noDate(text.slice(head.length, 2 * head.length)), noDate(head), `${cl}: the second head repeats the first`);
     assert.doesNotMatch(text, /HTTP\/1\.1 (200|404)/, `${cl}: something after it was served`);
   }
+  // Logged with libmicrohttpd's status (the daemon never saw the method),
+  // its bytes unknown; the smuggled requests not at all.
+  const ls = await logLines(/ "- \/perlin\/1\/points" /, 4);
+  assert.deepEqual(ls.slice(-4).map((l) => / "- \/perlin\/1\/points" (\d+) - [\d.]+ms \(aborted\)$/.exec(l)?.[1]), ['400', '400', '400', '413']);
 });
 
 test('Transfer-Encoding other than one chunked: 501, closed; in HTTP/1.0: 400', async () => {
