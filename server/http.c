@@ -612,6 +612,7 @@ static void fill_service_request(struct MHD_Connection *conn, request *rq)
     memset(sr, 0, sizeof *sr);
     sr->method = rq->method;
     sr->target = rq->target;
+    sr->raw_target = rq->uri;
     sr->body = rq->body;
     sr->body_len = rq->body_len;
     sr->body_too_large = rq->body_too_large;
