@@ -353,7 +353,9 @@ test('a client that half-closes after a complete request still gets its answer: 
     const rs = responses(r.data);
     assert.equal(rs.length, 1, `${name}: ${rs.length} responses: ${r.data.toString('latin1').slice(0, 300)}`);
     assert.equal(rs[0].statusLine, 'HTTP/1.1 200 OK', name);
-    assert.ok(r.closed, `${name}: the daemon closes after answering`);
+    // (The connection then closes when libmicrohttpd reads the end of
+    // stream, at the latest at the request deadline: not asserted, a client
+    // that has its answer does not wait for it.)
     got[name] = rs[0];
   }
   assert.deepEqual(got.healthz.json, { status: 'ok' });
