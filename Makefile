@@ -359,7 +359,7 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 # The pkg-config file names PREFIX (DESTDIR is only where files are staged),
 # so install writes it for the PREFIX of that run.
 PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: noisetile' \
-  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+  'Description: noisetile noise core: value, Perlin, simplex, improved and cellular noise with exact gradients' \
   'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' 'Libs.private: -lm'
 
 .PHONY: lib install uninstall
