@@ -329,13 +329,13 @@ valgrind: deps-test
 
 # ---- the noise core as a library (README, "The core as a library"):
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
-# libnoisetile.so.1, include/noisetile/noise.h and noisetile.pc. Only the
+# libnoisetile.so.2, include/noisetile/noise.h and noisetile.pc. Only the
 # noise_* symbols are exported. `make lib` builds them under build/lib.
 PREFIX      ?= /usr/local
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
-LIB_MAJOR   := 1
-LIB_VERSION := 1.0.0
+LIB_MAJOR   := 2
+LIB_VERSION := 2.0.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 

@@ -304,7 +304,9 @@ int noise_simd_set(noise_simd path);
  * with its Makefile (-ffp-contract=off, no fast-math) and on every
  * instruction-set path above. A release that changes any value bumps it,
  * so a caller that caches or stores values (tiles, heightmaps) can key them
- * on it. Version 1 is pinned by tests/test_noise_golden.c. */
+ * on it. Version 1 is pinned by tests/test_noise_golden.c. The shared
+ * library's soname (libnoisetile.so.N) changes when a public struct or
+ * signature changes: noise_spec grew cellular's fields in .so.2. */
 #define NOISE_VERSION 1
 
 #endif
