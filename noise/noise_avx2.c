@@ -23,10 +23,11 @@ typedef struct {
 typedef struct {
     __m256d l, h; /* all-ones / all-zeros doubles */
 } vm;
-typedef __m256i vi;
 typedef struct {
-    __m256i l, h; /* two vi side by side */
+    __m256i l, h; /* two vi (noise_vec_i256.h) side by side */
 } vi2;
+
+#include "noise_vec_i256.h"
 
 /* one __m256d operation on both halves */
 #define NV_D2(op, a, b) ((vd){ op((a).l, (b).l), op((a).h, (b).h) })
@@ -101,22 +102,10 @@ NV_FN vd vi_to_vd(vi x)
 {
     return (vd){ _mm256_cvtepi32_pd(_mm256_castsi256_si128(x)), _mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1)) };
 }
-NV_FN vi vi_set1(int x) { return _mm256_set1_epi32(x); }
-NV_FN vi vi_iota(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
-NV_FN vi vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
-NV_FN void vi_storeu(uint32_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, v); }
-NV_FN int vi_first(vi v) { return _mm256_cvtsi256_si32(v); }
 NV_FN int vi_all_eq(vi v, int x)
 {
     return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x)))) == 0xFF;
 }
-NV_FN vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
-NV_FN vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
-NV_FN vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
-NV_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
-NV_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
-#define vi_shl(a, n) _mm256_slli_epi32(a, n)
-#define vi_shr(a, n) _mm256_srli_epi32(a, n)
 #define vi_rotl(a, n) _mm256_or_si256(_mm256_slli_epi32(a, n), _mm256_srli_epi32(a, 32 - (n)))
 /* every lane a or b */
 NV_FN int vi_all_eq2(vi v, int a, int b)
@@ -131,7 +120,6 @@ NV_FN vm vi_mask_to_vm(vi m)
                  _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1))) };
 }
 NV_FN vm vi_eq_mask(vi v, int x) { return vi_mask_to_vm(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))); }
-NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm256_i32gather_epi32((const int *)(const void *)base, index, 1); }
 NV_FN vm vi_lt_mask(vi v, int x) { return vi_mask_to_vm(_mm256_cmpgt_epi32(_mm256_set1_epi32(x), v)); }
 NV_FN vm vi_bit_mask(vi v, int bit)
 {

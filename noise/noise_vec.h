@@ -1,21 +1,25 @@
 /* noise_vec.h: internal to noise/: the vector twins of the scalar kernels of
  * noise_kernels.h and of the row loops of noise_eval.c, written once against
- * a small vector layer (nv_*) that noise_avx2.c (4 doubles) and
- * noise_avx512.c (8 doubles) define before including this file.
+ * a small vector layer (vd_*, vi_*, vi2_*) that noise_avx2.c (8 doubles as
+ * two __m256d) and noise_avx512.c (8 doubles in one __m512d) define before
+ * including this file.
  *
  * Every expression is the scalar one, lane by lane, in the same order:
  * explicit multiplies and adds (the build has -ffp-contract=off and nothing
  * here asks for a fused multiply-add), floor by round-to-minus-infinity
  * (exact), max(r, 0) with the scalar's r > 0 ? r : 0 semantics, and the
- * same table entries by gather. So each lane equals the scalar path bit for
- * bit. Lanes the vector arithmetic does not cover (a lattice index outside
- * the int32 range, non-finite coordinates) take the scalar kernel.
+ * same table entries (loaded, gathered, or computed by the tables' own
+ * expressions). So each lane equals the scalar path bit for bit. Integer
+ * hashing is exact modulo 2^32, so it may be regrouped freely (nv_hash4).
+ * Lanes the vector arithmetic does not cover (a lattice index outside the
+ * int32 range, non-finite coordinates) take the scalar kernel.
  *
  * The includer defines: NV_W (lanes), NV_FN (static inline, always inlined,
  * with the path's target attribute), NV_TARGET (the target attribute), the
- * types vd (doubles), vi (32-bit ints, NV_W lanes), vm (a lane mask), and
- * the operations used below; and NV_NAME(x) to give exported tables a
- * per-path name.
+ * types vd (doubles), vi (32-bit ints, NV_W lanes), vi2 (2 * NV_W of them),
+ * vm (a lane mask), NV_TABLES (1: read the corner tables by loads, with
+ * vd_table1/vd_table2; 0: compute or gather them), and the operations used
+ * below.
  */
 #ifndef NOISE_VEC_H
 #define NOISE_VEC_H
@@ -39,41 +43,26 @@ NV_FN vd nv_dfade(vd t)
     return vd_mul(vd_set1(30.0), vd_mul(u, u));
 }
 
-/* nl_eat(acc, data) from sum = acc + data * PRIME_C: integer arithmetic
- * wraps exactly, so callers that eat data and data + 1 can share the
- * multiply (data * PRIME_C + PRIME_C). */
-NV_FN vi nv_eat_sum(vi sum)
-{
-    return vi_mul(vi_rotl(sum, 17), vi_set1((int)NL_PRIME_D));
-}
+/* SmallXXHash's steps on vi (NV_W lanes) and vi2 (2 * NV_W lanes, two
+ * corners' worth of lanes per instruction). nl_eat(acc, data) is eat_sum
+ * of acc + data * PRIME_C: integer arithmetic wraps exactly, so callers
+ * that eat data and data + 1 share the multiply (data * PRIME_C + PRIME_C). */
+#define NV_HASH_STEPS(T, P, EAT_SUM, AVALANCHE)                                 \
+    NV_FN T EAT_SUM(T sum) { return P##_mul(P##_rotl(sum, 17), P##_set1((int)NL_PRIME_D)); } \
+    NV_FN T AVALANCHE(T a)                                                      \
+    {                                                                           \
+        a = P##_xor(a, P##_shr(a, 15));                                         \
+        a = P##_mul(a, P##_set1((int)NL_PRIME_B));                              \
+        a = P##_xor(a, P##_shr(a, 13));                                         \
+        a = P##_mul(a, P##_set1((int)NL_PRIME_C));                              \
+        return P##_xor(a, P##_shr(a, 16));                                      \
+    }
+NV_HASH_STEPS(vi, vi, nv_eat_sum, nv_avalanche)
+NV_HASH_STEPS(vi2, vi2, nv2_eat_sum, nv2_avalanche)
 
 NV_FN vi nv_mulc(vi data) { return vi_mul(data, vi_set1((int)NL_PRIME_C)); }
 
 NV_FN vi nv_eat(vi acc, vi data) { return nv_eat_sum(vi_add(acc, nv_mulc(data))); }
-
-NV_FN vi nv_avalanche(vi a)
-{
-    a = vi_xor(a, vi_shr(a, 15));
-    a = vi_mul(a, vi_set1((int)NL_PRIME_B));
-    a = vi_xor(a, vi_shr(a, 13));
-    a = vi_mul(a, vi_set1((int)NL_PRIME_C));
-    a = vi_xor(a, vi_shr(a, 16));
-    return a;
-}
-
-/* The same on 2 * NV_W lanes (vi2: two vi side by side), for hashing two
- * corners' worth of lanes per instruction. */
-NV_FN vi2 nv2_eat_sum(vi2 sum) { return vi2_mul(vi2_rotl(sum, 17), vi2_set1((int)NL_PRIME_D)); }
-
-NV_FN vi2 nv2_avalanche(vi2 a)
-{
-    a = vi2_xor(a, vi2_shr(a, 15));
-    a = vi2_mul(a, vi2_set1((int)NL_PRIME_B));
-    a = vi2_xor(a, vi2_shr(a, 13));
-    a = vi2_mul(a, vi2_set1((int)NL_PRIME_C));
-    a = vi2_xor(a, vi2_shr(a, 16));
-    return a;
-}
 
 /* The hashes of corners (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1):
  * avalanche(eat(eat(s, i + di), j + dj)), as nk_sq2_column / nk_tri2_hashes.
@@ -95,6 +84,11 @@ NV_FN vm nv_index_ok(vd fl)
 {
     return vm_and(vd_ge(fl, vd_set1(-2147483648.0)), vd_le(fl, vd_set1(2147483646.0)));
 }
+
+/* x - floor(x) (fl), the scalar nl_floor's fraction x - t + 0.0: the
+ * scalar adds +0 because its t is +0 where x is -0; floor(-0) is -0 and
+ * -0 - -0 is +0, and otherwise x - fl is never -0, so no add is needed. */
+NV_FN vd nv_frac(vd x, vd fl) { return vd_sub(x, fl); }
 
 /* byte A of a hash, as a table index */
 NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
@@ -241,7 +235,7 @@ NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd
     vd fx = vd_floor(x), fy = vd_floor(y);
     if (!vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy))))
         return 0;
-    vd tx = vd_add(vd_sub(x, fx), vd_zero()), ty = vd_add(vd_sub(y, fy), vd_zero());
+    vd tx = nv_frac(x, fx), ty = nv_frac(y, fy);
     vi2 h[2];
     nv_hash4(vi_set1((int)nl_seed(seed)), vd_to_vi(fx), vd_to_vi(fy), h);
     nv_cell2 c;
@@ -312,8 +306,8 @@ NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
     vd sx = vd_add(x, skew), sy = vd_add(y, skew);
     *fli = vd_floor(sx);
     *flj = vd_floor(sy);
-    *fx = vd_add(vd_sub(sx, *fli), vd_zero());
-    *fy = vd_add(vd_sub(sy, *flj), vd_zero());
+    *fx = nv_frac(sx, *fli);
+    *fy = nv_frac(sy, *flj);
 }
 
 /* nk_tri2_blend from the corners (i,j), (i+1,j), (i,j+1), (i+1,j+1) */
@@ -321,15 +315,16 @@ NV_FN vd nv_tri2_blend(int mode, int want_grad, nv_corner c0, nv_corner c1, nv_c
                        vd fy, vd *g0, vd *g1)
 {
     vm xgy = vd_gt(fx, fy);
-    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
     nv_corner cc;
     cc.a = vd_blend(xgy, c1.a, c2.a);
     cc.b = vd_blend(xgy, c1.b, c2.b);
+    /* the middle corner's offsets fx - ox, fy - oy with ox, oy 0 or 1:
+     * fx - 0 is fx (fx is never -0) and fx - 1 is corner 3's */
+    vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
     vd gs0 = vd_zero(), gs1 = vd_zero();
     vd v = nv_tri2_corner(mode, want_grad, c0, fx, fy, &gs0, &gs1);
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
-                                 &gs1));
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, fx1, fy1, &gs0, &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_blend(xgy, fx1, fx), vd_blend(xgy, fy, fy1), &gs0, &gs1));
     double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
                  : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
     if (want_grad) {
@@ -393,8 +388,8 @@ NV_FN int nv_sq3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *v
     vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
     if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
         return 0;
-    vd t[3] = { vd_add(vd_sub(x, fl[0]), vd_zero()), vd_add(vd_sub(y, fl[1]), vd_zero()),
-                vd_add(vd_sub(z, fl[2]), vd_zero()) };
+    vd t[3] = { nv_frac(x, fl[0]), nv_frac(y, fl[1]),
+                nv_frac(z, fl[2]) };
     vi ix[3] = { vd_to_vi(fl[0]), vd_to_vi(fl[1]), vd_to_vi(fl[2]) }, one = vi_set1(1);
     vi s = vi_set1((int)nl_seed(seed));
     vi hx[2] = { nv_eat(s, ix[0]), nv_eat(s, vi_add(ix[0], one)) };
@@ -488,8 +483,8 @@ NV_FN int nv_tet3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *
     vd fli = vd_floor(sx), flj = vd_floor(sy), flk = vd_floor(sz);
     if (!vm_all(vm_and(vm_and(nv_index_ok(fli), nv_index_ok(flj)), nv_index_ok(flk))))
         return 0;
-    vd fx = vd_add(vd_sub(sx, fli), vd_zero()), fy = vd_add(vd_sub(sy, flj), vd_zero());
-    vd fz = vd_add(vd_sub(sz, flk), vd_zero());
+    vd fx = nv_frac(sx, fli), fy = nv_frac(sy, flj);
+    vd fz = nv_frac(sz, flk);
     vm xy = vd_ge(fx, fy), yz = vd_ge(fy, fz), xz = vd_ge(fx, fz);
     vm nxy = vm_not(xy), nyz = vm_not(yz), nxz = vm_not(xz);
     vd a1 = nv_bit(vm_and(xy, vm_or(yz, xz))), b1 = nv_bit(vm_and(nxy, yz));
@@ -587,8 +582,8 @@ NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd 
     vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
     if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
         return 0;
-    vd fx = vd_add(vd_sub(x, fl[0]), vd_zero()), fy = vd_add(vd_sub(y, fl[1]), vd_zero());
-    vd fz = vd_add(vd_sub(z, fl[2]), vd_zero());
+    vd fx = nv_frac(x, fl[0]), fy = nv_frac(y, fl[1]);
+    vd fz = nv_frac(z, fl[2]);
     vi b255 = vi_set1(255), one = vi_set1(1);
     vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
     vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
@@ -1065,7 +1060,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         vd vlo = vd_set1(lo);
         for (int i = 0; i < m; i += NV_W) {
             vd x = vd_loadu(X + i), fl = vd_floor(x);
-            vd tx = vd_add(vd_sub(x, fl), vd_zero());
+            vd tx = nv_frac(x, fl);
             vi idx = vd_to_vi(vd_sub(fl, vlo));
             int c = vi_first(idx);
             nv_cell2 cell;
