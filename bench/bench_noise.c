@@ -1,5 +1,5 @@
 /* bench_noise.c: ns per sample of 256 x 256 tile fills by the noise core
- * (noise_eval_grid: 2D value, perlin, simplex; 1 and 6 octaves; values only
+ * (noise_eval_grid: 2D value, perlin, simplex, classic; 1 and 6 octaves; values only
  * and with gradients) on each instruction-set path the CPU has (scalar,
  * AVX2, AVX-512), side by side in the same run with stb_perlin
  * (stb_perlin_noise3 at z = 0, and its fbm at 6 octaves) and libnoise's
@@ -43,6 +43,7 @@ typedef struct {
     noise_kind kind; /* -1: stb, -2: stb fbm 6, -3: libnoise */
     int octaves;
     int with_grads;
+    const char *param, *value; /* one more field parameter (a variant), or NULL */
 } bench_case;
 
 static double now_ns(void)
@@ -58,6 +59,10 @@ static void fill(const bench_case *c)
         /* the spec-taking call, as the daemon's tiles before prepared fields */
         noise_spec s;
         noise_spec_default(&s, c->kind, 1);
+        if (c->param && noise_spec_parse(&s, c->kind, 1, 1, &c->param, &c->value, NULL, 0) != 0) {
+            fprintf(stderr, "bench case %s: bad parameter %s=%s\n", c->name, c->param, c->value);
+            exit(1);
+        }
         s.octaves = c->octaves;
         noise_eval_grid(&s, X0, Y0, STEP, W, W, values, c->with_grads ? grads : NULL);
     } else if ((int)c->kind == -3) {
@@ -122,6 +127,12 @@ int main(void)
         { "simplex, 1 octave, gradients", NOISE_SIMPLEX, 1, 1 },
         { "simplex, 6 octaves", NOISE_SIMPLEX, 6, 0 },
         { "simplex, 6 octaves, gradients", NOISE_SIMPLEX, 6, 1 },
+        /* the seeds' variants (appended: the targets below index the cases above) */
+        { "classic (linear), 1 octave", NOISE_CLASSIC, 1, 0, "fade", "linear" },
+        { "classic (linear), 1 octave, gradients", NOISE_CLASSIC, 1, 1, "fade", "linear" },
+        { "classic (quintic), 1 octave", NOISE_CLASSIC, 1, 0, "fade", "quintic" },
+        { "classic (quintic), 1 octave, gradients", NOISE_CLASSIC, 1, 1, "fade", "quintic" },
+        { "classic (quintic), 6 octaves", NOISE_CLASSIC, 6, 0, "fade", "quintic" },
     };
     enum { N = sizeof cases / sizeof cases[0], P = NOISE_SIMD_COUNT };
     noise_simd best = noise_simd_active();

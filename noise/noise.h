@@ -31,6 +31,20 @@
  *   Like the reference it repeats every 256 cells along x and y (and t),
  *   with or without t: the only kind that repeats. Without t it is the
  *   z = 0 slice.
+ * - classic is the C perlin(x, y) of Wikipedia's "Perlin noise" article
+ *   (docs/field.md): its hash, its gradient at a float angle (cos, sin
+ *   rounded to float), its interpolation (fade: linear as the code, cubic or
+ *   quintic as its comments). Seed 0 is the article's function: the same
+ *   gradients bit for bit, the rest in double where the article uses float,
+ *   so the values differ from the article's by at most 2e-6 (measured
+ *   1.3e-7 at 10,000 points per fade, tests/test_noise_classic.c);
+ *   other seeds XOR avalanche(seed) into the hash (after b's multiply).
+ *   It is 0 at every node, exactly. It is 2D: it takes no t (with t, or at
+ *   3D points, it is the same field, d/dt = 0). With the linear fade the
+ *   gradient is that of the cell holding the point (floor of each
+ *   coordinate): the field has a kink on cell borders.
+ * - Sines and cosines of hashed angles come from one function for every
+ *   path (nl_sincos in noise_lattice.h), within 4.5e-16 of glibc's (measured 2.2e-16).
  * - Lattice indices are 64-bit; the other kinds never repeat (checked for
  *   periods 2^16, 2^23, 2^32) and stay smooth at 1e9 cells. At 1e12 cells a
  *   double resolves 2^-12 of a cell, and the triangle lattice's position
@@ -49,10 +63,14 @@
  *   perlin/triangle   -0.9951..0.9964     -0.9405..0.9164   1 (scales 1/0.11685, 1/0.20346)
  *   simplex           -0.9976..0.9982     -0.9841..0.9876   1 (5.832/sqrt 2, 1024/(125 sqrt 3))
  *   improved          -0.9985..0.9995     -0.9980..0.9973   1 in 2D; 1.0363 in 3D, clamped
+ *   classic           -0.7028..0.6978     (2D only)         0.7071 (sqrt(2)/2: the article's scale)
+ *   classic/cubic     -0.7014..0.6971     (2D only)         0.7071
+ *   classic/quintic   -0.7003..0.6971     (2D only)         0.7071
  *
  * The "bound" is the largest value any choice of corner gradients could
  * give (found by a dense search over a cell); each kind is scaled so it is
- * 1. Improved noise cannot be scaled (bit-exactness), so in 3D its rare
+ * 1, but classic, which keeps the article's scale (unit gradients: at most
+ * sqrt(2)/2, at a cell's centre). Improved noise cannot be scaled (bit-exactness), so in 3D its rare
  * excess over 1 (never seen in the samples above) is clamped to +-1.
  *
  * Evaluation uses about 100 KB of the caller's stack.
@@ -68,11 +86,14 @@ typedef enum {
     NOISE_PERLIN,      /* gradient noise, Islands / Catlike gradients */
     NOISE_SIMPLEX,     /* Catlike Coding's Simplex2D/3D, normalised gradients */
     NOISE_IMPROVED,    /* Ken Perlin's 2002 Improved Noise */
+    NOISE_CLASSIC,     /* the C perlin(x, y) of Wikipedia's "Perlin noise" article (2D) */
     NOISE_KIND_COUNT
 } noise_kind;
 
 typedef enum { NOISE_FBM = 0, NOISE_TURBULENCE, NOISE_RIDGED, NOISE_FRACTAL_COUNT } noise_fractal;
 typedef enum { NOISE_SQUARE = 0, NOISE_TRIANGLE, NOISE_LATTICE_COUNT } noise_lattice;
+/* classic's interpolation: the article's code (linear) and its comments */
+typedef enum { NOISE_FADE_LINEAR = 0, NOISE_FADE_CUBIC, NOISE_FADE_QUINTIC, NOISE_FADE_COUNT } noise_fade;
 
 /* A field. Build it with noise_spec_parse() (validating) or
  * noise_spec_default() and direct assignment (trusted callers, tests). */
@@ -88,6 +109,7 @@ typedef struct {
     int has_t;             /* 1: the 3D noise at z = t */
     double t;              /* finite; meaningful only when has_t; scaled by frequency like x, y */
     noise_lattice lattice; /* value and perlin only; others keep NOISE_SQUARE */
+    noise_fade fade;       /* classic only; others ignore it */
 } noise_spec;
 
 /* Error codes: 0 is success, these are negative. */
@@ -132,7 +154,7 @@ int noise_param_applies(const noise_param *p, noise_kind kind);
  * The table is static and constant. */
 const noise_param *noise_params(size_t *n_params);
 
-/* Kind names: "value", "perlin", "simplex", "improved". NULL if out of range. */
+/* Kind names: "value", "perlin", "simplex", "improved", "classic". NULL if out of range. */
 const char *noise_kind_name(noise_kind kind);
 /* Returns 0 and sets *out, or NOISE_EKIND. */
 int noise_kind_from_name(const char *name, noise_kind *out);
@@ -147,15 +169,23 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * unspecified and writes a NUL-terminated message to err (if err_size > 0)
  * naming the parameter, the accepted range and the value sent, e.g.
  * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
- * for value and perlin (other kinds: NOISE_EUNKNOWN with a message saying so). */
+ * for value and perlin, `fade` only for classic, `t` for every kind but
+ * classic (otherwise: NOISE_EUNKNOWN with a message saying so). */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
                      size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size);
 
+/* 1 if the field is defined only in the plane: classic (the Wikipedia
+ * article's perlin(x, y)). Such a spec takes no t; the daemon refuses 3D
+ * points for it. (The core evaluates it at any t as at t = 0, with d/dt = 0.) */
+int noise_spec_planar(const noise_spec *spec);
+
 /* Canonical text of the field's parameters: every parameter in canonical
  * order, defaults included, numbers in shortest round-trip form, e.g.
  * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
- * (plus "&t=..." when has_t). Two specs that mean the same field give the
+ * (plus "&t=..." when has_t). Parameters added after NOISE_VERSION 1 appear
+ * only when they differ from their default, except in kinds added with
+ * them (classic always shows "&fade=..."). Two specs that mean the same field give the
  * same text. Kind and seed are not included. Returns the length written
  * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);

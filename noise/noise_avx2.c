@@ -97,6 +97,9 @@ NV_FN void vd_store_f2(float *p, vd a, vd b)
     _mm_storeu_ps(p + 4, _mm_unpackhi_ps(fa, fb));
 }
 
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return _mm256_cvtps_pd(_mm256_cvtpd_ps(v)); }
+
 #include "noise_vec.h"
 
 const ne_base_table *const ne_bases_avx2 = &nv_bases;

@@ -88,6 +88,9 @@ NV_FN void vd_store_f2(float *p, vd a, vd b)
     _mm512_storeu_ps(p, _mm512_permutex2var_ps(fa, order, fb));
 }
 
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
+
 #include "noise_vec.h"
 
 const ne_base_table *const ne_bases_avx512 = &nv_bases;

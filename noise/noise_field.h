@@ -45,8 +45,11 @@ typedef struct {
     ne_float_row_fn float_row; /* NULL: through doubles */
 } ne_base;
 
-/* [kind][lattice][d3] */
-typedef ne_base ne_base_table[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2];
+/* [kind][variant][d3]. The variant is the lattice for value and perlin
+ * (NOISE_SQUARE, NOISE_TRIANGLE), the fade for classic (noise_fade); see
+ * ne_variant() in noise_eval.c. */
+#define NE_VARIANTS 4
+typedef ne_base ne_base_table[NOISE_KIND_COUNT][NE_VARIANTS][2];
 
 struct ne_layer {
     ne_base base;

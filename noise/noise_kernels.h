@@ -542,4 +542,121 @@ NK_INLINE double nk_tet3(int mode, uint32_t seed, double x, double y, double z, 
     return v * scale;
 }
 
+/* ---- classic: the C perlin(x, y) of Wikipedia's "Perlin noise" article ----
+ *
+ * Its corner hash, with two extensions: a seed's key is XORed into b after
+ * b's multiply (the key is avalanche(seed) of SmallXXHash, a bijection with
+ * avalanche(0) = 0, so seed 0 is the article's hash), and a corner whose
+ * index lies outside the int32 range (where the article's int overflows)
+ * also XORs in a hash of the indices' high words, so the plane does not
+ * repeat every 2^32 cells. */
+#define NK_CLASSIC_M1 3284157443u
+#define NK_CLASSIC_M2 1911520717u
+#define NK_CLASSIC_M3 2048419325u
+/* the article's 3.14159265 / ~(~0u >> 1): radians per unit of hash */
+#define NK_CLASSIC_ANGLE (3.14159265 / 2147483648.0)
+
+NK_INLINE uint32_t nk_classic_hash(uint32_t key, uint32_t ix, uint32_t iy)
+{
+    uint32_t a = ix, b = iy;
+    a *= NK_CLASSIC_M1;
+    b ^= a << 16 | a >> 16;
+    b *= NK_CLASSIC_M2;
+    b ^= key;
+    a ^= b << 16 | b >> 16;
+    a *= NK_CLASSIC_M3;
+    return a;
+}
+
+/* The hash of corner (i, j) under a layer's key. */
+NK_INLINE uint32_t nk_classic_corner(uint32_t key, uint64_t i, uint64_t j)
+{
+    if (((i + 0x80000000u) | (j + 0x80000000u)) >> 32)
+        key ^= nl_avalanche(nl_eat(nl_eat(NL_PRIME_E, (uint32_t)(i >> 32)), (uint32_t)(j >> 32)));
+    return nk_classic_hash(key, (uint32_t)i, (uint32_t)j);
+}
+
+/* The corner's gradient as the article computes it: the angle rounded to
+ * float, its cosine and sine (nl_sincos) rounded to float. */
+NK_INLINE void nk_classic_grad(uint32_t h, double *gx, double *gy)
+{
+    float angle = (float)((double)h * NK_CLASSIC_ANGLE);
+    double s, c;
+    nl_sincos((double)angle, &s, &c);
+    *gx = (double)(float)c;
+    *gy = (double)(float)s;
+}
+
+enum { NK_FADE_LINEAR = 0, NK_FADE_CUBIC = 1, NK_FADE_QUINTIC = 2 };
+
+/* The article's interpolation weight of fraction w and its derivative:
+ * linear w; cubic (3 - 2w) w^2; quintic (w (6w - 15) + 10) w^3, each in the
+ * article's order of operations. */
+NK_INLINE double nk_classic_weight(int fade, double w, double *dw)
+{
+    if (fade == NK_FADE_LINEAR) {
+        *dw = 1.0;
+        return w;
+    }
+    if (fade == NK_FADE_CUBIC) {
+        *dw = 6.0 * (w * (1.0 - w));
+        return (3.0 - w * 2.0) * w * w;
+    }
+    *dw = nl_dfade(w);
+    return (w * (w * 6.0 - 15.0) + 10.0) * w * w * w;
+}
+
+/* Corner gradients of a cell, in the article's order: (x0, y0), (x1, y0),
+ * (x0, y1), (x1, y1). */
+typedef struct {
+    double gx[4], gy[4];
+} nk_classic_cell;
+
+NK_INLINE void nk_classic_cell_at(uint32_t key, uint64_t i, uint64_t j, nk_classic_cell *c)
+{
+    nk_classic_grad(nk_classic_corner(key, i, j), &c->gx[0], &c->gy[0]);
+    nk_classic_grad(nk_classic_corner(key, i + 1, j), &c->gx[1], &c->gy[1]);
+    nk_classic_grad(nk_classic_corner(key, i, j + 1), &c->gx[2], &c->gy[2]);
+    nk_classic_grad(nk_classic_corner(key, i + 1, j + 1), &c->gx[3], &c->gy[3]);
+}
+
+/* perlin(x, y) from the cell's gradients and the fractions (tx, ty):
+ * n0, n1 the dot products of a row's corners, ix0 = interpolate(n0, n1,
+ * sx), ix1 likewise on row y1, value = interpolate(ix0, ix1, sy), with
+ * interpolate(a0, a1, w) = (a1 - a0) * weight(w) + a0, in double. The
+ * gradient is exact; with the linear fade it is that of the cell the point
+ * lies in (floor of each coordinate), the field having a kink on cell
+ * borders. */
+NK_INLINE double nk_classic_blend(int fade, const nk_classic_cell *c, double tx, double ty, int want_grad,
+                                  double *g)
+{
+    double tx1 = tx - 1, ty1 = ty - 1, dsx, dsy;
+    double sx = nk_classic_weight(fade, tx, &dsx), sy = nk_classic_weight(fade, ty, &dsy);
+    double n00 = tx * c->gx[0] + ty * c->gy[0], n10 = tx1 * c->gx[1] + ty * c->gy[1];
+    double n01 = tx * c->gx[2] + ty1 * c->gy[2], n11 = tx1 * c->gx[3] + ty1 * c->gy[3];
+    double e0 = n10 - n00, e1 = n11 - n01;
+    double ix0 = e0 * sx + n00, ix1 = e1 * sx + n01, ey = ix1 - ix0;
+    if (want_grad) {
+        double x0 = c->gx[0] + (c->gx[1] - c->gx[0]) * sx + e0 * dsx;
+        double y0 = c->gy[0] + (c->gy[1] - c->gy[0]) * sx;
+        double x1 = c->gx[2] + (c->gx[3] - c->gx[2]) * sx + e1 * dsx;
+        double y1 = c->gy[2] + (c->gy[3] - c->gy[2]) * sx;
+        g[0] = x0 + (x1 - x0) * sy;
+        g[1] = y0 + (y1 - y0) * sy + ey * dsy;
+    }
+    return ey * sy + ix0;
+}
+
+/* The layer key of a seed. */
+NK_INLINE uint32_t nk_classic_key(uint32_t seed) { return nl_avalanche(seed); }
+
+NK_INLINE double nk_classic2(int fade, uint32_t seed, double x, double y, int want_grad, double *g)
+{
+    double tx, ty;
+    uint64_t i = nl_floor(x, &tx), j = nl_floor(y, &ty);
+    nk_classic_cell c;
+    nk_classic_cell_at(nk_classic_key(seed), i, j, &c);
+    return nk_classic_blend(fade, &c, tx, ty, want_grad, g);
+}
+
 #endif

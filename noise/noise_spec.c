@@ -12,11 +12,18 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "classic" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
+static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
 
-enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_T, P_COUNT };
+/* The kinds that have a third coordinate: all but classic (the article's
+ * function is 2D). */
+#define KINDS_3D                                                                                  \
+    (NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) | \
+     NOISE_KIND_BIT(NOISE_IMPROVED))
+
+enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_FADE, P_T, P_COUNT };
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
@@ -30,8 +37,11 @@ static const noise_param params[P_COUNT] = {
                  NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
+    [P_FADE] = { "fade", NOISE_PARAM_ENUM,
+                 "interpolation of classic: linear as the article's code, cubic or quintic as its comments", 0, 0, 0,
+                 0, 0, 0, fade_names, "linear", NOISE_KIND_BIT(NOISE_CLASSIC) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, KINDS_3D },
 };
 
 const noise_param *noise_params(size_t *n_params)
@@ -105,6 +115,8 @@ int noise_kind_from_name(const char *name, noise_kind *out)
     return NOISE_EKIND;
 }
 
+int noise_spec_planar(const noise_spec *spec) { return !noise_param_applies(&params[P_T], spec->kind); }
+
 void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
 {
     memset(spec, 0, sizeof *spec);
@@ -119,6 +131,7 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->has_t = 0;
     spec->t = 0;
     spec->lattice = NOISE_SQUARE;
+    spec->fade = NOISE_FADE_LINEAR;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -342,7 +355,10 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         if (!noise_param_applies(&params[id], kind)) {
             char kinds[80];
             kinds_text(&params[id], kinds, sizeof kinds);
-            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s, not to %s",
+            return fail(NOISE_EUNKNOWN, err, err_size,
+                        id == P_T ? "parameter '%s' applies only to %s, not to %s (a 2D field: it has no third "
+                                    "coordinate)"
+                                  : "parameter '%s' applies only to %s, not to %s",
                         params[id].name, kinds, kind_names[kind]);
         }
         if (seen[id])
@@ -361,6 +377,7 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_FRACTAL: spec->fractal = (noise_fractal)choice; break;
         case P_WARP: spec->warp = num; break;
         case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
+        case P_FADE: spec->fade = (noise_fade)choice; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
@@ -381,9 +398,15 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
     int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
     const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
-    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s", f,
-                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
-                     spec->has_t ? "&t=" : "", spec->has_t ? t : "");
+    /* parameters added after NOISE_VERSION 1 appear only where they
+     * differ from their default, so the text of every field that existed
+     * then is unchanged; classic (new) always shows its fade */
+    int with_fade = spec->kind == NOISE_CLASSIC;
+    const char *fade = fade_names[(unsigned)spec->fade < NOISE_FADE_COUNT ? spec->fade : NOISE_FADE_LINEAR];
+    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s",
+                     f, spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
+                     with_fade ? "&fade=" : "", with_fade ? fade : "", spec->has_t ? "&t=" : "",
+                     spec->has_t ? t : "");
     if (n < 0 || (size_t)n >= buf_size) {
         if (buf && buf_size > 0)
             buf[0] = '\0';

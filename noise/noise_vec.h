@@ -1106,6 +1106,8 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 
+#include "noise_classic_vec.h"
+
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
     [NOISE_VALUE] = {
@@ -1123,6 +1125,12 @@ static const ne_base_table nv_bases = {
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
         [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+    },
+    /* classic: 2D only (with t the scalar loops) */
+    [NOISE_CLASSIC] = {
+        [NOISE_FADE_LINEAR] = { NV_3D_BASE(nv_classic_l2) },
+        [NOISE_FADE_CUBIC] = { NV_3D_BASE(nv_classic_c2) },
+        [NOISE_FADE_QUINTIC] = { NV_3D_BASE(nv_classic_q2) },
     },
 };
 

@@ -108,7 +108,7 @@
 
   /* ---- the control panel, built from the API ---- */
   var GROUPS = [
-    { title: 'Field', names: ['kind', 'seed', 'lattice'] },
+    { title: 'Field', names: ['kind', 'seed', 'lattice', 'fade'] },
     { title: 'Render', names: ['palette', 'shade', 'zero', 'grid'] },
     { title: 'Domain', names: ['frequency', 'warp', 't'] },
     { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
@@ -485,7 +485,9 @@
     info.hidden = false;
     $('info-x').textContent = fmtNum(j.x);
     $('info-y').textContent = fmtNum(j.y);
-    var t = j.params && j.params.t !== undefined ? j.params.t : fieldValue('t');
+    /* the answer's t, or the panel's where t applies (classic is 2D) */
+    var t = j.params && j.params.t !== undefined ? j.params.t
+      : appliesTo(fieldParam('t'), state.kind) ? fieldValue('t') : undefined;
     var has3 = j.gradient.length > 2;
     $('info-t').textContent = t === undefined ? '' : fmtNum(t);
     $('info-t').hidden = $('info-t-label').hidden = t === undefined;

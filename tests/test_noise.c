@@ -321,7 +321,7 @@ static void test_ranges(void)
                     for (int oct = 1; oct <= 5; oct += 4) {
                         noise_spec s;
                         noise_spec_default(&s, tn_bases[b].kind, 17 + (uint32_t)b);
-                        s.lattice = tn_bases[b].lattice;
+                        tn_apply(&s, b);
                         s.fractal = (noise_fractal)fr;
                         s.octaves = oct;
                         s.warp = w ? 0.8 : 0;
@@ -366,7 +366,7 @@ static void test_far_smooth(void)
         for (int o = 0; o < 4; o++) {
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, 3);
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             enum { N = 257 };
             double v[N], g[N], gn[N];
             int distinct_bad = 0, smooth_bad = 0;
@@ -403,7 +403,7 @@ static void test_no_period(void)
             for (int pi = 0; pi < 3; pi++) {
                 noise_spec s;
                 noise_spec_default(&s, tn_bases[b].kind, 11);
-                s.lattice = tn_bases[b].lattice;
+                tn_apply(&s, b);
                 s.has_t = d3;
                 s.t = 0.4;
                 uint64_t rng = 77 + (uint64_t)pi;
@@ -446,7 +446,7 @@ static void test_grid_equals_point(void)
                     for (int k = 0; k < 6; k++) {
                         noise_spec s;
                         noise_spec_default(&s, tn_bases[b].kind, 5 + (uint32_t)k);
-                        s.lattice = tn_bases[b].lattice;
+                        tn_apply(&s, b);
                         s.fractal = (noise_fractal)fr;
                         s.octaves = k < 4 ? 1 + k : 1;
                         s.warp = w ? 0.6 : 0;
@@ -501,7 +501,7 @@ static void test_extreme_coordinates(void)
             for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
                 noise_spec s;
                 noise_spec_default(&s, tn_bases[b].kind, 1);
-                s.lattice = tn_bases[b].lattice;
+                tn_apply(&s, b);
                 s.has_t = d3;
                 s.t = xs[(i + 3) % (sizeof xs / sizeof xs[0])];
                 s.octaves = 3;
@@ -529,7 +529,7 @@ static void test_dims3_equals_has_t(void)
         for (int i = 0; i < 50; i++) {
             noise_spec s, st;
             noise_spec_default(&s, tn_bases[b].kind, 9);
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             s.octaves = 3;
             s.warp = i % 2 ? 0.5 : 0;
             st = s;
@@ -603,7 +603,7 @@ static void test_paths_agree(void)
                         for (int pl = 0; pl < 6; pl++) {
                             noise_spec s;
                             noise_spec_default(&s, tn_bases[b].kind, 77 + (uint32_t)pl);
-                            s.lattice = tn_bases[b].lattice;
+                            tn_apply(&s, b);
                             s.fractal = (noise_fractal)fr;
                             s.octaves = pl % 2 ? 6 : 1;
                             s.warp = w ? 0.8 : 0;
@@ -640,7 +640,7 @@ static void test_field_api(void)
         for (int m = 0; m < 4; m++) {
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, (uint32_t)(m * 1000003u));
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             s.octaves = 1 + 2 * m;
             s.warp = m % 2 ? 1.25 : 0;
             s.has_t = m == 2;

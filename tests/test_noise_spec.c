@@ -87,6 +87,18 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "t=1&frequency=2&t=1", NOISE_EDUP, "parameter 't' given twice" },
     { NOISE_SIMPLEX, "lattice=square", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to simplex" },
     { NOISE_IMPROVED, "lattice=triangle", NOISE_EUNKNOWN, "not to improved" },
+    /* classic: its fade always shown; no t (2D); fade on no other kind */
+    { NOISE_CLASSIC, "", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&fade=linear" },
+    { NOISE_CLASSIC, "fade=quintic&octaves=3", 0,
+      "frequency=1&octaves=3&lacunarity=2&gain=0.5&fractal=fbm&warp=0&fade=quintic" },
+    { NOISE_CLASSIC, "fade=cubic&fade=cubic", NOISE_EDUP, "parameter 'fade' given twice" },
+    { NOISE_CLASSIC, "fade=smooth", NOISE_ESYNTAX, "fade must be one of linear, cubic, quintic, got 'smooth'" },
+    { NOISE_CLASSIC, "t=1", NOISE_EUNKNOWN,
+      "parameter 't' applies only to value, perlin, simplex and improved, not to classic (a 2D field: it has no "
+      "third coordinate)" },
+    { NOISE_CLASSIC, "lattice=square", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to classic" },
+    { NOISE_PERLIN, "fade=cubic", NOISE_EUNKNOWN, "parameter 'fade' applies only to classic, not to perlin" },
+    { NOISE_IMPROVED, "fade=linear", NOISE_EUNKNOWN, "'fade' applies only to classic, not to improved" },
 };
 
 /* Splits "a=1&b=2" into names and values (in place, at most 16 pairs). */
@@ -219,9 +231,9 @@ static void test_kinds_and_params(void)
     CHECK(noise_kind_name(NOISE_KIND_COUNT) == NULL);
     size_t n = 0;
     const noise_param *p = noise_params(&n);
-    CHECK(n == 8);
-    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "t" };
-    for (size_t i = 0; i < n && i < 8; i++)
+    CHECK(n == 9);
+    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "fade", "t" };
+    for (size_t i = 0; i < n && i < 9; i++)
         CHECKF(strcmp(p[i].name, order[i]) == 0, "param %zu is %s", i, p[i].name);
     /* the defaults in the table are the ones noise_spec_default uses */
     noise_spec d;
@@ -232,7 +244,13 @@ static void test_kinds_and_params(void)
     CHECK(p[1].type == NOISE_PARAM_INTEGER && p[1].min == 1 && p[1].max == 16);
     CHECK(p[4].type == NOISE_PARAM_ENUM && strcmp(p[4].default_choice, "fbm") == 0 &&
           strcmp(p[4].choices[2], "ridged") == 0 && p[4].choices[3] == NULL);
-    CHECK(p[7].optional == 1);
+    CHECK(p[8].optional == 1 && strcmp(p[8].name, "t") == 0);
+    CHECK(strcmp(p[7].default_choice, "linear") == 0 && p[7].kinds == NOISE_KIND_BIT(NOISE_CLASSIC));
+    /* classic is the one planar kind */
+    for (int i = 0; i < NOISE_KIND_COUNT; i++) {
+        noise_spec_default(&d, (noise_kind)i, 0);
+        CHECK(noise_spec_planar(&d) == (i == NOISE_CLASSIC));
+    }
     for (int e = -6; e <= 0; e++)
         CHECK(noise_strerror(e) != NULL && noise_strerror(e)[0] != '\0');
     /* errors with no message buffer, and a truncated one */

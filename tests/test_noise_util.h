@@ -23,19 +23,36 @@ static inline double tn_uniform(uint64_t *state, double lo, double hi)
     return lo + (hi - lo) * ((double)(tn_rand(state) >> 11) * 0x1p-53);
 }
 
-/* Every (kind, lattice) pair the core accepts. */
+/* Every base field the core has: kind, lattice and variant. */
 typedef struct {
     noise_kind kind;
     noise_lattice lattice;
     const char *name;
+    noise_fade fade; /* classic */
+    int creased;     /* 1: one octave of fbm already has creases on cell borders: kinks (classic's
+                        linear fade) or a jump of the second derivative (its cubic fade), which a
+                        difference quotient across the border sees */
 } tn_base;
 
 static const tn_base tn_bases[] = {
-    { NOISE_VALUE, NOISE_SQUARE, "value" },     { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle" },
-    { NOISE_PERLIN, NOISE_SQUARE, "perlin" },   { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle" },
-    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex" }, { NOISE_IMPROVED, NOISE_SQUARE, "improved" },
+    { NOISE_VALUE, NOISE_SQUARE, "value", 0, 0 },
+    { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle", 0, 0 },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin", 0, 0 },
+    { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle", 0, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex", 0, 0 },
+    { NOISE_IMPROVED, NOISE_SQUARE, "improved", 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic", NOISE_FADE_LINEAR, 1 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/cubic", NOISE_FADE_CUBIC, 1 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/quintic", NOISE_FADE_QUINTIC, 0 },
 };
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
+
+/* Sets the lattice and variant of base b in a spec made by noise_spec_default. */
+static inline void tn_apply(noise_spec *s, int b)
+{
+    s->lattice = tn_bases[b].lattice;
+    s->fade = tn_bases[b].fade;
+}
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
 
