@@ -612,6 +612,7 @@ static void fill_service_request(struct MHD_Connection *conn, request *rq)
     memset(sr, 0, sizeof *sr);
     sr->method = rq->method;
     sr->target = rq->target;
+    sr->raw_target = rq->uri;
     sr->body = rq->body;
     sr->body_len = rq->body_len;
     sr->body_too_large = rq->body_too_large;
@@ -1032,15 +1033,32 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     }
     unsigned int per_thread = LIMIT_CONNECTIONS_PER_THREAD;
     unsigned int pool = (unsigned int)cfg->threads;
-    /* Benchmarks only (BENCHMARKS.md, "HTTP"): NOISETILE_BENCH_MHD=perconn
-     * runs a thread per connection, =pool:N allows N connections per epoll
-     * thread, to measure the modes we did not choose. */
+    /* Benchmarks only (BENCHMARKS.md, "HTTP"): NOISETILE_BENCH_MHD=pool:N
+     * allows N connections per epoll thread instead of 120, to measure the
+     * mode we did not choose. Thread-per-connection ("perconn") was the
+     * other such mode; it is refused: libmicrohttpd 0.9.75 does not wake a
+     * connection thread when a render worker resumes its suspended request
+     * (the thread waits in select() without the wake-up descriptor), so the
+     * first uncached tile would hang its client for good. */
     const char *bench = getenv("NOISETILE_BENCH_MHD");
-    if (bench != NULL && strcmp(bench, "perconn") == 0) {
-        flags = (flags & ~(unsigned int)MHD_USE_EPOLL) | MHD_USE_THREAD_PER_CONNECTION;
-        pool = 0;
-    } else if (bench != NULL && strncmp(bench, "pool:", 5) == 0 && atoi(bench + 5) > 0) {
-        per_thread = (unsigned int)atoi(bench + 5);
+    if (bench != NULL) {
+        char *end = NULL;
+        long n = strncmp(bench, "pool:", 5) == 0 ? strtol(bench + 5, &end, 10) : 0;
+        if (strcmp(bench, "perconn") == 0) {
+            snprintf(err, err_size,
+                     "NOISETILE_BENCH_MHD=perconn is not supported: in libmicrohttpd's "
+                     "thread-per-connection mode a request handed to the render pool is "
+                     "never resumed; unset it (or use pool:N)");
+            goto fail;
+        }
+        if (end == NULL || end == bench + 5 || *end != '\0' || n < 1 || n > 100000) {
+            snprintf(err, err_size,
+                     "NOISETILE_BENCH_MHD must be pool:N (connections per epoll thread, "
+                     "1..100000), got '%.40s'",
+                     bench);
+            goto fail;
+        }
+        per_thread = (unsigned int)n;
     }
     /* Connection limits from the descriptors the process gets (fdlimits.h). */
     if (fdlimits_plan((unsigned int)cfg->threads, per_thread, &s->limits, err, err_size) != 0)

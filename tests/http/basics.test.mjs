@@ -35,6 +35,34 @@ test('bad flags and variables: a message naming them and exit code 2', async () 
   }
 });
 
+test('NOISETILE_BENCH_MHD: perconn and malformed values refused at start with a message', async () => {
+  // Thread-per-connection never resumes a request handed to the render
+  // pool (libmicrohttpd 0.9.75): a daemon started that way would hang its
+  // first uncached tile's client, so it must not start at all.
+  const cases = [
+    ['perconn', /NOISETILE_BENCH_MHD=perconn is not supported.*never resumed/],
+    ['pool:', /NOISETILE_BENCH_MHD must be pool:N.*got 'pool:'/],
+    ['pool:0', /NOISETILE_BENCH_MHD must be pool:N/],
+    ['pool:12x', /NOISETILE_BENCH_MHD must be pool:N/],
+    ['epoll', /NOISETILE_BENCH_MHD must be pool:N.*got 'epoll'/],
+  ];
+  for (const [value, re] of cases) {
+    const r = await runOnce(['--port', '0'], { NOISETILE_BENCH_MHD: value });
+    assert.equal(r.code, 1, `${value} -> ${r.code}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.doesNotMatch(r.stdout, /listening/);
+    assert.doesNotMatch(r.stderr, /Sanitizer|runtime error/);
+  }
+  // pool:N still starts (the benchmark's other mode) and serves a render.
+  const d = await startDaemon({ args: ['--threads', '2'], env: { NOISETILE_BENCH_MHD: 'pool:200' } });
+  try {
+    const r = await get(`${d.url}/perlin/7/2/1/1.png`);
+    assert.equal(r.status, 200);
+  } finally {
+    await d.stop();
+  }
+});
+
 test('listening line, /healthz, CORS, access log, graceful stop', async () => {
   const d = await startDaemon({ args: ['--threads', '2', '--cache-mb', '8'] });
   try {
