@@ -133,6 +133,12 @@ int main(void)
         { "classic (quintic), 1 octave", NOISE_CLASSIC, 1, 0, "fade", "quintic" },
         { "classic (quintic), 1 octave, gradients", NOISE_CLASSIC, 1, 1, "fade", "quintic" },
         { "classic (quintic), 6 octaves", NOISE_CLASSIC, 6, 0, "fade", "quintic" },
+        { "perlin gradients=angle, 1 octave", NOISE_PERLIN, 1, 0, "gradients", "angle" },
+        { "perlin gradients=angle, 1 octave, gradients", NOISE_PERLIN, 1, 1, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave", NOISE_SIMPLEX, 1, 0, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, "gradients", "angle" },
+        { "simplex falloff=quartic, 1 octave", NOISE_SIMPLEX, 1, 0, "falloff", "quartic" },
+        { "simplex falloff=quartic, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, "falloff", "quartic" },
     };
     enum { N = sizeof cases / sizeof cases[0], P = NOISE_SIMD_COUNT };
     noise_simd best = noise_simd_active();

@@ -43,6 +43,17 @@
  *   3D points, it is the same field, d/dt = 0). With the linear fade the
  *   gradient is that of the cell holding the point (floor of each
  *   coordinate): the field has a kink on cell borders.
+ * - gradients=angle (perlin, simplex) and falloff=quartic (simplex) are the
+ *   gradient/simplex article's GLSL functions with SmallXXHash for hash21
+ *   (docs/field.md): unit gradients at the angle h * 2 pi / 2^32, and the
+ *   kernel max(0.5 - r^2, 0)^4 scaled by 99. perlin&gradients=angle is its
+ *   gradientNoise(p), unscaled (about +-0.7); simplex&gradients=angle&
+ *   falloff=quartic is its simplexNoise(p / sqrt(3)) (noisetile's simplex
+ *   lattice), clamped to +-1 where 99 overshoots (gradient 0 there); both
+ *   within 1e-12 of a transcription (tests/test_noise_glsl.c). simplex with
+ *   angle gradients keeps its classic kernel and scale; perlin on the
+ *   triangle lattice with angle gradients is that same field. These are 2D
+ *   like classic (no t; at 3D points d/dt = 0).
  * - Sines and cosines of hashed angles come from one function for every
  *   path (nl_sincos in noise_lattice.h), within 4.5e-16 of glibc's (measured 2.2e-16).
  * - Lattice indices are 64-bit; the other kinds never repeat (checked for
@@ -94,6 +105,12 @@ typedef enum { NOISE_FBM = 0, NOISE_TURBULENCE, NOISE_RIDGED, NOISE_FRACTAL_COUN
 typedef enum { NOISE_SQUARE = 0, NOISE_TRIANGLE, NOISE_LATTICE_COUNT } noise_lattice;
 /* classic's interpolation: the article's code (linear) and its comments */
 typedef enum { NOISE_FADE_LINEAR = 0, NOISE_FADE_CUBIC, NOISE_FADE_QUINTIC, NOISE_FADE_COUNT } noise_fade;
+/* perlin's and simplex's gradients: their tables, or the GLSL article's
+ * unit vector at a hashed angle */
+typedef enum { NOISE_GRADIENTS_TABLE = 0, NOISE_GRADIENTS_ANGLE, NOISE_GRADIENTS_COUNT } noise_gradients;
+/* simplex's kernel: 8 max(0.5 - r^2, 0)^3 (classic) or the GLSL article's
+ * max(0.5 - r^2, 0)^4 scaled by 99 (quartic) */
+typedef enum { NOISE_FALLOFF_CLASSIC = 0, NOISE_FALLOFF_QUARTIC, NOISE_FALLOFF_COUNT } noise_falloff;
 
 /* A field. Build it with noise_spec_parse() (validating) or
  * noise_spec_default() and direct assignment (trusted callers, tests). */
@@ -110,6 +127,8 @@ typedef struct {
     double t;              /* finite; meaningful only when has_t; scaled by frequency like x, y */
     noise_lattice lattice; /* value and perlin only; others keep NOISE_SQUARE */
     noise_fade fade;       /* classic only; others ignore it */
+    noise_gradients gradients; /* perlin and simplex only */
+    noise_falloff falloff;     /* simplex only */
 } noise_spec;
 
 /* Error codes: 0 is success, these are negative. */
@@ -169,15 +188,19 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * unspecified and writes a NUL-terminated message to err (if err_size > 0)
  * naming the parameter, the accepted range and the value sent, e.g.
  * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
- * for value and perlin, `fade` only for classic, `t` for every kind but
- * classic (otherwise: NOISE_EUNKNOWN with a message saying so). */
+ * for value and perlin, `fade` only for classic, `gradients` for perlin and
+ * simplex, `falloff` for simplex, `t` for every kind but classic (otherwise:
+ * NOISE_EUNKNOWN with a message saying so); `t` with gradients=angle or
+ * falloff=quartic (2D functions) is NOISE_EUNKNOWN too. */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
                      size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size);
 
 /* 1 if the field is defined only in the plane: classic (the Wikipedia
- * article's perlin(x, y)). Such a spec takes no t; the daemon refuses 3D
- * points for it. (The core evaluates it at any t as at t = 0, with d/dt = 0.) */
+ * article's perlin(x, y)), and perlin and simplex with gradients=angle or
+ * falloff=quartic (the GLSL article's 2D functions). Such a spec takes no
+ * t; the daemon refuses 3D points for it. (The core evaluates it at any t
+ * as at t = 0, with d/dt = 0.) */
 int noise_spec_planar(const noise_spec *spec);
 
 /* Canonical text of the field's parameters: every parameter in canonical

@@ -132,27 +132,48 @@ NE_DEFINE_LOOPS(simplex_tet3, E_SIMPLEX_TET3, 1)
 NE_DEFINE_LOOPS(improved2, E_IMPROVED2, 0)
 NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
 
-/* classic is the article's 2D function: with t (a trusted caller's spec or
- * 3D points; the daemon refuses both) it is the same at every t, d/dt = 0. */
-NK_INLINE double ne_classic3(int fade, uint32_t seed, double x, double y, int want_grad, double *g)
+/* classic and the GLSL variants are the articles' 2D functions: with t (a
+ * trusted caller's spec or 3D points; the daemon refuses both) they are the
+ * same at every t, d/dt = 0. */
+NK_INLINE double ne_flat3(double v, int want_grad, double *g)
 {
-    double v = nk_classic2(fade, seed, x, y, want_grad, g);
     if (want_grad)
         g[2] = 0.0;
     return v;
 }
-#define E_CLASSIC_L2(x, y, z, w, g) ((void)(z), nk_classic2(NK_FADE_LINEAR, NE_SEED, x, y, w, g))
-#define E_CLASSIC_C2(x, y, z, w, g) ((void)(z), nk_classic2(NK_FADE_CUBIC, NE_SEED, x, y, w, g))
-#define E_CLASSIC_Q2(x, y, z, w, g) ((void)(z), nk_classic2(NK_FADE_QUINTIC, NE_SEED, x, y, w, g))
-#define E_CLASSIC_L3(x, y, z, w, g) ((void)(z), ne_classic3(NK_FADE_LINEAR, NE_SEED, x, y, w, g))
-#define E_CLASSIC_C3(x, y, z, w, g) ((void)(z), ne_classic3(NK_FADE_CUBIC, NE_SEED, x, y, w, g))
-#define E_CLASSIC_Q3(x, y, z, w, g) ((void)(z), ne_classic3(NK_FADE_QUINTIC, NE_SEED, x, y, w, g))
+#define E_UNIT2(SRC, FADE, x, y, z, w, g) ((void)(z), nk_classic2(SRC, FADE, NE_SEED, x, y, w, g))
+#define E_UNIT3(SRC, FADE, x, y, z, w, g) ((void)(z), ne_flat3(nk_classic2(SRC, FADE, NE_SEED, x, y, w, g), w, g))
+#define E_CLASSIC_L2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_LINEAR, x, y, z, w, g)
+#define E_CLASSIC_C2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_CUBIC, x, y, z, w, g)
+#define E_CLASSIC_Q2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_CLASSIC_L3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_LINEAR, x, y, z, w, g)
+#define E_CLASSIC_C3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_CUBIC, x, y, z, w, g)
+#define E_CLASSIC_Q3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_PERLIN_ANGLE2(x, y, z, w, g) E_UNIT2(NK_SRC_ANGLE, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_PERLIN_ANGLE3(x, y, z, w, g) E_UNIT3(NK_SRC_ANGLE, NK_FADE_QUINTIC, x, y, z, w, g)
 NE_DEFINE_LOOPS(classic_l2, E_CLASSIC_L2, 0)
 NE_DEFINE_LOOPS(classic_c2, E_CLASSIC_C2, 0)
 NE_DEFINE_LOOPS(classic_q2, E_CLASSIC_Q2, 0)
 NE_DEFINE_LOOPS(classic_l3, E_CLASSIC_L3, 1)
 NE_DEFINE_LOOPS(classic_c3, E_CLASSIC_C3, 1)
 NE_DEFINE_LOOPS(classic_q3, E_CLASSIC_Q3, 1)
+NE_DEFINE_LOOPS(perlin_angle2, E_PERLIN_ANGLE2, 0)
+NE_DEFINE_LOOPS(perlin_angle3, E_PERLIN_ANGLE3, 1)
+/* simplex with gradients (t: table, a: angle) and falloff (c: classic, q: quartic) */
+#define E_VAR2(SRC, FO, x, y, z, w, g) ((void)(z), nk_var_tri2(SRC, FO, NE_SEED, x, y, w, g))
+#define E_VAR3(SRC, FO, x, y, z, w, g) ((void)(z), ne_flat3(nk_var_tri2(SRC, FO, NE_SEED, x, y, w, g), w, g))
+#define E_SIMPLEX_AC2(x, y, z, w, g) E_VAR2(NK_SRC_ANGLE, NK_FALLOFF_CLASSIC, x, y, z, w, g)
+#define E_SIMPLEX_TQ2(x, y, z, w, g) E_VAR2(NK_SRC_TABLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AQ2(x, y, z, w, g) E_VAR2(NK_SRC_ANGLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AC3(x, y, z, w, g) E_VAR3(NK_SRC_ANGLE, NK_FALLOFF_CLASSIC, x, y, z, w, g)
+#define E_SIMPLEX_TQ3(x, y, z, w, g) E_VAR3(NK_SRC_TABLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AQ3(x, y, z, w, g) E_VAR3(NK_SRC_ANGLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+NE_DEFINE_LOOPS(simplex_ac2, E_SIMPLEX_AC2, 0)
+NE_DEFINE_LOOPS(simplex_tq2, E_SIMPLEX_TQ2, 0)
+NE_DEFINE_LOOPS(simplex_aq2, E_SIMPLEX_AQ2, 0)
+NE_DEFINE_LOOPS(simplex_ac3, E_SIMPLEX_AC3, 1)
+NE_DEFINE_LOOPS(simplex_tq3, E_SIMPLEX_TQ3, 1)
+NE_DEFINE_LOOPS(simplex_aq3, E_SIMPLEX_AQ3, 1)
 
 /* Rows of the 2D square lattice share the row's y work (cell row, fade)
  * and the corner hashes while x stays in a cell; the right corners of one
@@ -282,13 +303,13 @@ NE_TRI2_ROWS(value_tri2, NK_MODE_VALUE)
 NE_TRI2_ROWS(perlin_tri2, NK_MODE_PERLIN)
 NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 
-/* Rows of classic keep the cell's four corner gradients (four sines and
- * cosines) while x stays in the cell; the right corners of one cell are the
- * left corners of the next. */
-NK_INLINE void ne_classic_row(int fade, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+/* Rows of classic (and perlin with gradients=angle) keep the cell's four
+ * corner gradients (four sines and cosines) while x stays in the cell; the
+ * right corners of one cell are the left corners of the next. */
+NK_INLINE void ne_classic_row(int src, int fade, int want_grad, const ne_layer *L, int k, int n, const double *xs,
                               double y, double *v, ne_grad g)
 {
-    uint32_t key = nk_classic_key(L->seed[k]);
+    uint32_t state = nk_unit2_state(src, L->seed[k]);
     double f = L->freq[k], ty;
     uint64_t j = nl_floor(y * f, &ty), ci = 0;
     int have = 0;
@@ -302,10 +323,10 @@ NK_INLINE void ne_classic_row(int fade, int want_grad, const ne_layer *L, int k,
                 c.gy[0] = c.gy[1];
                 c.gx[2] = c.gx[3];
                 c.gy[2] = c.gy[3];
-                nk_classic_grad(nk_classic_corner(key, ii + 1, j), &c.gx[1], &c.gy[1]);
-                nk_classic_grad(nk_classic_corner(key, ii + 1, j + 1), &c.gx[3], &c.gy[3]);
+                nk_unit2_grad(src, state, ii + 1, j, &c.gx[1], &c.gy[1]);
+                nk_unit2_grad(src, state, ii + 1, j + 1, &c.gx[3], &c.gy[3]);
             } else {
-                nk_classic_cell_at(key, ii, j, &c);
+                nk_classic_cell_at(src, state, ii, j, &c);
             }
             ci = ii;
             have = 1;
@@ -318,22 +339,23 @@ NK_INLINE void ne_classic_row(int fade, int want_grad, const ne_layer *L, int k,
     }
 }
 
-#define NE_CLASSIC_ROWS(name, FADE)                                                                     \
+#define NE_CLASSIC_ROWS(name, SRC, FADE)                                                                \
     static void name##_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
                                  double *v, ne_grad g)                                                  \
     {                                                                                                   \
         (void)t;                                                                                        \
-        ne_classic_row(FADE, 0, L, k, n, xs, y, v, g);                                                  \
+        ne_classic_row(SRC, FADE, 0, L, k, n, xs, y, v, g);                                             \
     }                                                                                                   \
     static void name##_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
                                  double *v, ne_grad g)                                                  \
     {                                                                                                   \
         (void)t;                                                                                        \
-        ne_classic_row(FADE, 1, L, k, n, xs, y, v, g);                                                  \
+        ne_classic_row(SRC, FADE, 1, L, k, n, xs, y, v, g);                                             \
     }
-NE_CLASSIC_ROWS(classic_l2, NK_FADE_LINEAR)
-NE_CLASSIC_ROWS(classic_c2, NK_FADE_CUBIC)
-NE_CLASSIC_ROWS(classic_q2, NK_FADE_QUINTIC)
+NE_CLASSIC_ROWS(classic_l2, NK_SRC_CLASSIC, NK_FADE_LINEAR)
+NE_CLASSIC_ROWS(classic_c2, NK_SRC_CLASSIC, NK_FADE_CUBIC)
+NE_CLASSIC_ROWS(classic_q2, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
+NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
 
 /* The square-lattice 2D rows of one kind, each a call of the inlined
  * ne_sq2_row with constant flags, so the compiler builds one loop per use:
@@ -386,10 +408,14 @@ const ne_base_table ne_bases_scalar = {
     [NOISE_PERLIN] = {
         [NOISE_SQUARE] = { NE_SQ2BASE(perlin_sq2), NE_BASE(perlin_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(perlin_tri2), NE_BASE(perlin_tet3) },
+        [NE_PERLIN_ANGLE_SQUARE] = { NE_FASTBASE(perlin_angle2), NE_BASE(perlin_angle3) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NE_BASE(simplex_ac2), NE_BASE(simplex_ac3) },
     },
     [NOISE_SIMPLEX] = {
-        [NOISE_SQUARE] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
-        [NOISE_TRIANGLE] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NE_BASE(simplex_ac2), NE_BASE(simplex_ac3) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NE_BASE(simplex_tq2), NE_BASE(simplex_tq3) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NE_BASE(simplex_aq2), NE_BASE(simplex_aq3) },
     },
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NE_BASE(improved2), NE_BASE(improved3) },
@@ -427,9 +453,13 @@ static ne_base ne_pick_base(int kind, int variant, int d3)
 /* The base-table variant of a spec's kind (noise_field.h). */
 static int ne_variant(const noise_spec *spec, int kind)
 {
+    int angle = spec->gradients == NOISE_GRADIENTS_ANGLE;
     if (kind == NOISE_CLASSIC)
         return (unsigned)spec->fade < NOISE_FADE_COUNT ? (int)spec->fade : NOISE_FADE_LINEAR;
-    return (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
+    if (kind == NOISE_SIMPLEX)
+        return angle + 2 * (spec->falloff == NOISE_FALLOFF_QUARTIC);
+    int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
+    return kind == NOISE_PERLIN ? lattice + 2 * angle : lattice;
 }
 
 static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, int d3,

@@ -16,6 +16,8 @@ static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "si
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
 static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
+static const char *const gradients_names[] = { "table", "angle", NULL };
+static const char *const falloff_names[] = { "classic", "quartic", NULL };
 
 /* The kinds that have a third coordinate: all but classic (the article's
  * function is 2D). */
@@ -23,7 +25,8 @@ static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
     (NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) | \
      NOISE_KIND_BIT(NOISE_IMPROVED))
 
-enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_FADE, P_T, P_COUNT };
+enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_FADE, P_GRADIENTS, P_FALLOFF, P_T,
+       P_COUNT };
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
@@ -40,6 +43,15 @@ static const noise_param params[P_COUNT] = {
     [P_FADE] = { "fade", NOISE_PARAM_ENUM,
                  "interpolation of classic: linear as the article's code, cubic or quintic as its comments", 0, 0, 0,
                  0, 0, 0, fade_names, "linear", NOISE_KIND_BIT(NOISE_CLASSIC) },
+    [P_GRADIENTS] = { "gradients", NOISE_PARAM_ENUM,
+                      "gradients of perlin and simplex: their tables, or angle: unit vectors at a hashed angle (the "
+                      "GLSL article's, 2D)",
+                      0, 0, 0, 0, 0, 0, gradients_names, "table",
+                      NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) },
+    [P_FALLOFF] = { "falloff", NOISE_PARAM_ENUM,
+                    "kernel of simplex: classic 8 max(0.5 - r^2, 0)^3, or quartic: the GLSL article's max(0.5 - r^2, "
+                    "0)^4 x 99 (2D)",
+                    0, 0, 0, 0, 0, 0, falloff_names, "classic", NOISE_KIND_BIT(NOISE_SIMPLEX) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
               -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, KINDS_3D },
 };
@@ -115,7 +127,17 @@ int noise_kind_from_name(const char *name, noise_kind *out)
     return NOISE_EKIND;
 }
 
-int noise_spec_planar(const noise_spec *spec) { return !noise_param_applies(&params[P_T], spec->kind); }
+/* The GLSL article's variants of perlin and simplex are 2D functions. */
+static int glsl_variant(const noise_spec *spec)
+{
+    return (noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE) ||
+           (noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC);
+}
+
+int noise_spec_planar(const noise_spec *spec)
+{
+    return !noise_param_applies(&params[P_T], spec->kind) || glsl_variant(spec);
+}
 
 void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
 {
@@ -132,6 +154,8 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->t = 0;
     spec->lattice = NOISE_SQUARE;
     spec->fade = NOISE_FADE_LINEAR;
+    spec->gradients = NOISE_GRADIENTS_TABLE;
+    spec->falloff = NOISE_FALLOFF_CLASSIC;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -378,12 +402,20 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_WARP: spec->warp = num; break;
         case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
         case P_FADE: spec->fade = (noise_fade)choice; break;
+        case P_GRADIENTS: spec->gradients = (noise_gradients)choice; break;
+        case P_FALLOFF: spec->falloff = (noise_falloff)choice; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
             break;
         }
     }
+    if (spec->has_t && glsl_variant(spec))
+        return fail(NOISE_EUNKNOWN, err, err_size,
+                    "parameter 't' does not apply to %s with %s: the GLSL article's function is 2D (no third "
+                    "coordinate)%s",
+                    kind_names[kind],
+                    spec->gradients == NOISE_GRADIENTS_ANGLE ? "gradients=angle" : "falloff=quartic", "");
     return 0;
 }
 
@@ -403,10 +435,13 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
      * then is unchanged; classic (new) always shows its fade */
     int with_fade = spec->kind == NOISE_CLASSIC;
     const char *fade = fade_names[(unsigned)spec->fade < NOISE_FADE_COUNT ? spec->fade : NOISE_FADE_LINEAR];
-    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s",
+    int angle = noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE;
+    int quartic = noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC;
+    int n = snprintf(buf, buf_size,
+                     "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s%s%s",
                      f, spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
-                     with_fade ? "&fade=" : "", with_fade ? fade : "", spec->has_t ? "&t=" : "",
-                     spec->has_t ? t : "");
+                     with_fade ? "&fade=" : "", with_fade ? fade : "", angle ? "&gradients=angle" : "",
+                     quartic ? "&falloff=quartic" : "", spec->has_t ? "&t=" : "", spec->has_t ? t : "");
     if (n < 0 || (size_t)n >= buf_size) {
         if (buf && buf_size > 0)
             buf[0] = '\0';

@@ -1117,10 +1117,15 @@ static const ne_base_table nv_bases = {
     [NOISE_PERLIN] = {
         [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_3D_BASE(nv_perlin_sq3) },
         [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_3D_BASE(nv_perlin_tet3) },
+        /* the GLSL variants: 2D only (with t the scalar loops) */
+        [NE_PERLIN_ANGLE_SQUARE] = { NV_3D_BASE(nv_perlin_angle2) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NV_3D_BASE(nv_simplex_ac2) },
     },
     [NOISE_SIMPLEX] = {
-        [NOISE_SQUARE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
-        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NV_3D_BASE(nv_simplex_ac2) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NV_3D_BASE(nv_simplex_tq2) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },

@@ -129,8 +129,11 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
     }
     if (b.dims == 3 && noise_spec_planar(&qr.spec)) {
         batch_free(&b);
-        snprintf(err, err_size, "%s is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]",
-                 noise_kind_name(r->kind));
+        const char *variant = r->kind == NOISE_CLASSIC                       ? ""
+                              : qr.spec.gradients == NOISE_GRADIENTS_ANGLE ? " with gradients=angle"
+                                                                           : " with falloff=quartic";
+        snprintf(err, err_size, "%s%s is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]",
+                 noise_kind_name(r->kind), variant);
         return ERR_BAD_REQUEST;
     }
     size_t n = b.n;

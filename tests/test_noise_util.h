@@ -32,18 +32,24 @@ typedef struct {
     int creased;     /* 1: one octave of fbm already has creases on cell borders: kinks (classic's
                         linear fade) or a jump of the second derivative (its cubic fade), which a
                         difference quotient across the border sees */
+    noise_gradients gradients; /* perlin, simplex */
+    noise_falloff falloff;     /* simplex */
 } tn_base;
 
 static const tn_base tn_bases[] = {
-    { NOISE_VALUE, NOISE_SQUARE, "value", 0, 0 },
-    { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle", 0, 0 },
-    { NOISE_PERLIN, NOISE_SQUARE, "perlin", 0, 0 },
-    { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle", 0, 0 },
-    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex", 0, 0 },
-    { NOISE_IMPROVED, NOISE_SQUARE, "improved", 0, 0 },
-    { NOISE_CLASSIC, NOISE_SQUARE, "classic", NOISE_FADE_LINEAR, 1 },
-    { NOISE_CLASSIC, NOISE_SQUARE, "classic/cubic", NOISE_FADE_CUBIC, 1 },
-    { NOISE_CLASSIC, NOISE_SQUARE, "classic/quintic", NOISE_FADE_QUINTIC, 0 },
+    { NOISE_VALUE, NOISE_SQUARE, "value", 0, 0, 0, 0 },
+    { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle", 0, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin", 0, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle", 0, 0, 0, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex", 0, 0, 0, 0 },
+    { NOISE_IMPROVED, NOISE_SQUARE, "improved", 0, 0, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic", NOISE_FADE_LINEAR, 1, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/cubic", NOISE_FADE_CUBIC, 1, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/quintic", NOISE_FADE_QUINTIC, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin/angle", 0, 0, NOISE_GRADIENTS_ANGLE, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/angle", 0, 0, NOISE_GRADIENTS_ANGLE, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/quartic", 0, 0, 0, NOISE_FALLOFF_QUARTIC },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/angle/quartic", 0, 0, NOISE_GRADIENTS_ANGLE, NOISE_FALLOFF_QUARTIC },
 };
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
 
@@ -52,6 +58,8 @@ static inline void tn_apply(noise_spec *s, int b)
 {
     s->lattice = tn_bases[b].lattice;
     s->fade = tn_bases[b].fade;
+    s->gradients = tn_bases[b].gradients;
+    s->falloff = tn_bases[b].falloff;
 }
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };

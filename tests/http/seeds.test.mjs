@@ -2,7 +2,9 @@
 // `classic` (Wikipedia's C perlin(x, y)) on every route (/api/kinds,
 // OpenAPI, /point, /points, tiles, .npy, TileJSON), against a JavaScript
 // transcription of the article's C code in float arithmetic (Math.fround
-// after every float operation, as C does them), and its bad inputs.
+// after every float operation, as C does them); perlin and simplex with the
+// GLSL article's gradients=angle and falloff=quartic, perlin's against a
+// transcription of its gradientNoise(); and their bad inputs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -146,4 +148,93 @@ test('classic bad input: t, [x, y, t] points, a bad fade; fade on another kind',
   assert.equal(r.json.error.message, 'classic is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]');
   // the daemon still serves
   assert.equal((await post('/classic/1/points', { points: [[0.5, 0.5]] })).status, 200);
+});
+
+// ---- the gradient/simplex article's GLSL functions, transcribed in double
+// with SmallXXHash (docs/field.md) for hash21 ----
+function smallxx(seed, i, j) {
+  const rotl = (v, r) => ((v << r) | (v >>> (32 - r))) >>> 0;
+  const eat = (acc, d) => Math.imul(rotl((acc + Math.imul(d, 0xC2B2AE3D)) >>> 0, 17), 0x27D4EB2F) >>> 0;
+  let a = eat(eat((seed + 0x165667B1) >>> 0, i >>> 0), j >>> 0);
+  a = (a ^ (a >>> 15)) >>> 0; a = Math.imul(a, 0x85EBCA77) >>> 0;
+  a = (a ^ (a >>> 13)) >>> 0; a = Math.imul(a, 0xC2B2AE3D) >>> 0;
+  return (a ^ (a >>> 16)) >>> 0;
+}
+function gradient(seed, i, j) {
+  const angle = (smallxx(seed, i, j) / 4294967296) * (2 * Math.PI);
+  return [Math.cos(angle), Math.sin(angle)];
+}
+const mix = (x, y, a) => x * (1 - a) + y * a;
+function gradientNoise(seed, px, py) {
+  const ix = Math.floor(px), iy = Math.floor(py), fx = px - ix, fy = py - iy;
+  const dot = (g, x, y) => g[0] * x + g[1] * y;
+  const a = dot(gradient(seed, ix, iy), fx, fy), b = dot(gradient(seed, ix + 1, iy), fx - 1, fy);
+  const c = dot(gradient(seed, ix, iy + 1), fx, fy - 1), d = dot(gradient(seed, ix + 1, iy + 1), fx - 1, fy - 1);
+  const ux = fx * fx * fx * (fx * (fx * 6 - 15) + 10), uy = fy * fy * fy * (fy * (fy * 6 - 15) + 10);
+  return mix(mix(a, b, ux), mix(c, d, ux), uy);
+}
+
+test('/points of perlin with gradients=angle are the GLSL gradientNoise(p) within 1e-12', async () => {
+  const pts = [];
+  let s = 3;
+  const rnd = () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 4294967296; };
+  for (let i = 0; i < 300; i++) pts.push([(rnd() - 0.5) * 200, (rnd() - 0.5) * 200]);
+  for (const seed of [0, 9]) {
+    const r = await post(`/perlin/${seed}/points?gradients=angle`, { points: pts });
+    assert.equal(r.status, 200, r.text);
+    let worst = 0;
+    pts.forEach(([x, y], i) => { worst = Math.max(worst, Math.abs(r.json.values[i] - gradientNoise(seed, x, y))); });
+    assert.ok(worst <= 1e-12, `seed ${seed}: worst ${worst}`);
+  }
+});
+
+test('the GLSL variants on every route: /api/kinds, canonical URLs and ETags, tiles, .npy; defaults change nothing', async () => {
+  const k = (await get(`${d.url}/api/kinds`)).json;
+  const g = k.parameters.find((p) => p.name === 'gradients'), f = k.parameters.find((p) => p.name === 'falloff');
+  assert.deepEqual([g.choices, g.default, g.kinds], [['table', 'angle'], 'table', ['perlin', 'simplex']]);
+  assert.deepEqual([f.choices, f.default, f.kinds], [['classic', 'quartic'], 'classic', ['simplex']]);
+  // the defaults spelled out are the same tile (existing URLs and ETags unchanged)
+  const a = await get(`${d.url}/simplex/4/3/1/2.png`);
+  const b = await get(`${d.url}/simplex/4/3/1/2.png?gradients=table&falloff=classic`);
+  const c = await get(`${d.url}/simplex/4/3/1/2.png?falloff=quartic&gradients=angle`);
+  assert.equal(a.headers.get('etag'), b.headers.get('etag'));
+  assert.notEqual(a.headers.get('etag'), c.headers.get('etag'));
+  assert.equal(c.status, 200);
+  const tj = (await get(`${d.url}/simplex/4/tile.json?falloff=quartic`)).json;
+  assert.match(tj.tiles[0], /falloff=quartic/);
+  assert.doesNotMatch((await get(`${d.url}/simplex/4/tile.json`)).json.tiles[0], /falloff|gradients/);
+  const n = await get(`${d.url}/perlin/4/3/1/2.npy?gradients=angle`);
+  assert.equal(n.status, 200);
+  const arr = pyreadNpy(n.body);
+  const side = 2, step = side / 256, x0 = (1 + 0.5 / 256) * side, y0 = (2 + 0.5 / 256) * side;
+  const pts = [], idx = [];
+  for (let q = 0; q < 256 * 256; q += 1009) { idx.push(q); pts.push([x0 + (q % 256) * step, y0 + Math.floor(q / 256) * step]); }
+  const r = await post('/perlin/4/points?gradients=angle', { points: pts });
+  idx.forEach((q, i) => assert.equal(arr.data[q], f32(r.json.values[i]), `pixel ${q}`));
+  const p = await get(`${d.url}/simplex/4/point?x=0.5&y=0.5&gradients=angle&falloff=quartic`);
+  assert.equal(p.json.params.gradients, 'angle');
+  assert.equal(p.json.params.falloff, 'quartic');
+  assert.equal(p.json.gradient.length, 2);
+});
+
+test('GLSL variants bad input: t, [x, y, t] points, unknown choices, where they do not apply', async () => {
+  const cases = [
+    ['/simplex/1/point?x=0&y=0&gradients=angle&t=1', 400, /parameter 't' does not apply to simplex with gradients=angle: the GLSL article's function is 2D \(no third coordinate\)/],
+    ['/simplex/1/0/0/0.png?t=1&falloff=quartic', 400, /'t' does not apply to simplex with falloff=quartic/],
+    ['/perlin/1/point?x=0&y=0&t=2&gradients=angle', 400, /does not apply to perlin with gradients=angle/],
+    ['/perlin/1/point?x=0&y=0&falloff=quartic', 400, /parameter 'falloff' applies only to simplex, not to perlin/],
+    ['/value/1/point?x=0&y=0&gradients=angle', 400, /parameter 'gradients' applies only to perlin and simplex, not to value/],
+    ['/simplex/1/point?x=0&y=0&gradients=random', 400, /gradients must be one of table, angle, got 'random'/],
+    ['/simplex/1/point?x=0&y=0&falloff=', 400, /falloff must be one of classic, quartic, got ''/],
+  ];
+  for (const [url, status, msg] of cases) {
+    const r = await get(`${d.url}${url}`);
+    assert.equal(r.status, status, url);
+    assert.match(r.json.error.message, msg, url);
+  }
+  const r = await post('/perlin/1/points?gradients=angle', { points: [[0, 0, 1]] });
+  assert.equal(r.status, 400);
+  assert.equal(r.json.error.message,
+    'perlin with gradients=angle is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]');
+  assert.equal((await post('/perlin/1/points', { points: [[0, 0, 1]] })).status, 200, 'table gradients keep 3D');
 });
