@@ -12,11 +12,26 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
+static const char *const distance_names[] = { "euclidean", "manhattan", "chebyshev", NULL };
+static const char *const return_names[] = { "f1", "f2", "f2-f1", "cell", NULL };
 
-enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_T, P_COUNT };
+enum {
+    P_FREQUENCY,
+    P_OCTAVES,
+    P_LACUNARITY,
+    P_GAIN,
+    P_FRACTAL,
+    P_WARP,
+    P_LATTICE,
+    P_DISTANCE,
+    P_RETURN,
+    P_JITTER,
+    P_T,
+    P_COUNT
+};
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
@@ -30,6 +45,15 @@ static const noise_param params[P_COUNT] = {
                  NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
+    [P_DISTANCE] = { "distance", NOISE_PARAM_ENUM, "how cellular noise measures the distance to a feature point",
+                     0, 0, 0, 0, 0, 0, distance_names, "euclidean", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_RETURN] = { "return", NOISE_PARAM_ENUM,
+                   "what cellular noise returns: the nearest (f1) or second-nearest (f2) feature point's distance, "
+                   "their difference (f2-f1), or the nearest point's cell value (cell)",
+                   0, 0, 0, 0, 0, 0, return_names, "f1", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_JITTER] = { "jitter", NOISE_PARAM_NUMBER,
+                   "how far cellular feature points stray from their cell's centre: 0 a square grid, 1 anywhere in the cell",
+                   0, 1, 0, 0, 0, 1, NULL, NULL, NOISE_KIND_BIT(NOISE_CELLULAR) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
               -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
@@ -119,6 +143,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->has_t = 0;
     spec->t = 0;
     spec->lattice = NOISE_SQUARE;
+    spec->distance = NOISE_EUCLIDEAN;
+    spec->cell_return = NOISE_F1;
+    spec->jitter = params[P_JITTER].default_number;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -340,10 +367,12 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
         }
         if (!noise_param_applies(&params[id], kind)) {
-            char kinds[80];
+            char kinds[80], where[112], sent[48];
             kinds_text(&params[id], kinds, sizeof kinds);
-            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s, not to %s",
-                        params[id].name, kinds, kind_names[kind]);
+            snprintf(where, sizeof where, "%s, not to %s", kinds, kind_names[kind]);
+            snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
+            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s; got '%s'",
+                        params[id].name, where, sent);
         }
         if (seen[id])
             return fail(NOISE_EDUP, err, err_size, "parameter '%s' given twice%s%s", params[id].name, "", "");
@@ -361,6 +390,9 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_FRACTAL: spec->fractal = (noise_fractal)choice; break;
         case P_WARP: spec->warp = num; break;
         case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
+        case P_DISTANCE: spec->distance = (noise_cell_distance)choice; break;
+        case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
+        case P_JITTER: spec->jitter = num; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
@@ -381,8 +413,18 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
     int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
     const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
-    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s", f,
-                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
+    /* cellular (a kind added after NOISE_VERSION 1) always lists its own
+     * three parameters */
+    char cell[96] = "";
+    if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
+        char jt[32];
+        noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, jt, sizeof jt);
+        snprintf(cell, sizeof cell, "&distance=%s&return=%s&jitter=%s",
+                 distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
+                 return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], jt);
+    }
+    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s", f,
+                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "", cell,
                      spec->has_t ? "&t=" : "", spec->has_t ? t : "");
     if (n < 0 || (size_t)n >= buf_size) {
         if (buf && buf_size > 0)

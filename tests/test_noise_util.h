@@ -34,7 +34,11 @@ static const tn_base tn_bases[] = {
     { NOISE_VALUE, NOISE_SQUARE, "value" },     { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle" },
     { NOISE_PERLIN, NOISE_SQUARE, "perlin" },   { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle" },
     { NOISE_SIMPLEX, NOISE_SQUARE, "simplex" }, { NOISE_IMPROVED, NOISE_SQUARE, "improved" },
+    { NOISE_CELLULAR, NOISE_SQUARE, "cellular" },
 };
+/* Kinds with creases in one octave (cellular: where two feature points are
+ * equally near): fewer claims of smoothness hold for them. */
+#define TN_CREASED(kind) ((kind) == NOISE_CELLULAR)
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
