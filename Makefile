@@ -190,12 +190,29 @@ bench-tiles: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_tiles
 	$(BUILD)/bench/bench_tiles
 
-# The noise core against stb_perlin and libnoise (a C++ shim, -lnoise).
-$(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $(BUILD)/libnoise.a
+# The noise core against stb_perlin and libnoise (a C++ shim, -lnoise), and
+# against "today": the core of commit $(TODAY) (before the vector paths),
+# compiled from git into one object whose only global symbols are
+# bench_today_* (bench/bench_noise_today.c), so both run in the same process.
+TODAY := 117be87
+$(BUILD)/bench/today.o: bench/bench_noise_today.c
+	@mkdir -p $(BUILD)/bench/today
+	$(Q)rm -rf $(BUILD)/bench/today/* && cd $(BUILD)/bench/today && \
+	if git -C $(CURDIR) cat-file -e $(TODAY)^{commit} 2>/dev/null; then \
+	  git -C $(CURDIR) archive $(TODAY) noise | tar -x && \
+	  for f in noise/*.c $(CURDIR)/bench/bench_noise_today.c; do \
+	    $(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -c $$f -o $$(basename $$f .c).o || exit 1; done; \
+	else \
+	  echo "bench-noise: no commit $(TODAY) here (shallow clone?): no 'today' column"; \
+	  $(CC) $(CSTD) $(WARN) $(OPT) -DBENCH_NO_TODAY -c $(CURDIR)/bench/bench_noise_today.c -o today.o; \
+	fi && ld -r -o ../today-all.o *.o
+	$(Q)objcopy -w --keep-global-symbol='bench_today_*' $(BUILD)/bench/today-all.o $@
+
+$(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $(BUILD)/libnoise.a $(BUILD)/bench/today.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -c bench/bench_noise.c -o $@.o
 	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
-	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/libnoise.a -lnoise -lm
+	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/bench/today.o $(BUILD)/libnoise.a -lnoise -lm
 
 .PHONY: bench-noise
 bench-noise: deps-bench
@@ -342,13 +359,13 @@ valgrind: deps-test
 
 # ---- the noise core as a library (README, "The core as a library"):
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
-# libnoisetile.so.1, include/noisetile/noise.h and noisetile.pc. Only the
+# libnoisetile.so.2, include/noisetile/noise.h and noisetile.pc. Only the
 # noise_* symbols are exported. `make lib` builds them under build/lib.
 PREFIX      ?= /usr/local
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
-LIB_MAJOR   := 1
-LIB_VERSION := 1.0.0
+LIB_MAJOR   := 2
+LIB_VERSION := 2.0.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
@@ -372,7 +389,7 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 # The pkg-config file names PREFIX (DESTDIR is only where files are staged),
 # so install writes it for the PREFIX of that run.
 PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: noisetile' \
-  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+  'Description: noisetile noise core: value, Perlin, simplex, improved and cellular noise with exact gradients' \
   'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' 'Libs.private: -lm'
 
 .PHONY: lib install uninstall
@@ -386,6 +403,9 @@ install: lib
 	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
 	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
 	$(Q)printf '%s\n' $(PC_LINES) > $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+	@# a real install (no DESTDIR), as root: refresh the loader's cache, so
+	@# programs find libnoisetile.so.1 in a system directory like /usr/local/lib
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \

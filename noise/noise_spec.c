@@ -12,9 +12,12 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "classic" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular",
+                                                          "classic" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
+static const char *const distance_names[] = { "euclidean", "manhattan", "chebyshev", NULL };
+static const char *const return_names[] = { "f1", "f2", "f2-f1", "cell", NULL };
 static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
 static const char *const gradients_names[] = { "table", "angle", NULL };
 static const char *const falloff_names[] = { "classic", "quartic", NULL };
@@ -23,10 +26,25 @@ static const char *const falloff_names[] = { "classic", "quartic", NULL };
  * function is 2D). */
 #define KINDS_3D                                                                                  \
     (NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) | \
-     NOISE_KIND_BIT(NOISE_IMPROVED))
+     NOISE_KIND_BIT(NOISE_IMPROVED) | NOISE_KIND_BIT(NOISE_CELLULAR))
 
-enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_FADE, P_GRADIENTS, P_FALLOFF, P_T,
-       P_COUNT };
+enum {
+    P_FREQUENCY,
+    P_OCTAVES,
+    P_LACUNARITY,
+    P_GAIN,
+    P_FRACTAL,
+    P_WARP,
+    P_LATTICE,
+    P_DISTANCE,
+    P_RETURN,
+    P_JITTER,
+    P_FADE,
+    P_GRADIENTS,
+    P_FALLOFF,
+    P_T,
+    P_COUNT
+};
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
@@ -40,6 +58,15 @@ static const noise_param params[P_COUNT] = {
                  NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
+    [P_DISTANCE] = { "distance", NOISE_PARAM_ENUM, "how cellular noise measures the distance to a feature point",
+                     0, 0, 0, 0, 0, 0, distance_names, "euclidean", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_RETURN] = { "return", NOISE_PARAM_ENUM,
+                   "what cellular noise returns: the nearest (f1) or second-nearest (f2) feature point's distance, "
+                   "their difference (f2-f1), or the nearest point's cell value (cell)",
+                   0, 0, 0, 0, 0, 0, return_names, "f1", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_JITTER] = { "jitter", NOISE_PARAM_NUMBER,
+                   "how far cellular feature points stray from their cell's centre: 0 a square grid, 1 anywhere in the cell",
+                   0, 1, 0, 0, 0, 1, NULL, NULL, NOISE_KIND_BIT(NOISE_CELLULAR) },
     [P_FADE] = { "fade", NOISE_PARAM_ENUM,
                  "interpolation of classic: linear as the article's code, cubic or quintic as its comments", 0, 0, 0,
                  0, 0, 0, fade_names, "linear", NOISE_KIND_BIT(NOISE_CLASSIC) },
@@ -153,6 +180,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->has_t = 0;
     spec->t = 0;
     spec->lattice = NOISE_SQUARE;
+    spec->distance = NOISE_EUCLIDEAN;
+    spec->cell_return = NOISE_F1;
+    spec->jitter = params[P_JITTER].default_number;
     spec->fade = NOISE_FADE_LINEAR;
     spec->gradients = NOISE_GRADIENTS_TABLE;
     spec->falloff = NOISE_FALLOFF_CLASSIC;
@@ -377,13 +407,13 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
         }
         if (!noise_param_applies(&params[id], kind)) {
-            char kinds[80];
+            char kinds[80], where[160], sent[48];
             kinds_text(&params[id], kinds, sizeof kinds);
-            return fail(NOISE_EUNKNOWN, err, err_size,
-                        id == P_T ? "parameter '%s' applies only to %s, not to %s (a 2D field: it has no third "
-                                    "coordinate)"
-                                  : "parameter '%s' applies only to %s, not to %s",
-                        params[id].name, kinds, kind_names[kind]);
+            snprintf(where, sizeof where, "%s, not to %s%s", kinds, kind_names[kind],
+                     id == P_T ? " (a 2D field: it has no third coordinate)" : "");
+            snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
+            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s; got '%s'",
+                        params[id].name, where, sent);
         }
         if (seen[id])
             return fail(NOISE_EDUP, err, err_size, "parameter '%s' given twice%s%s", params[id].name, "", "");
@@ -401,6 +431,9 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_FRACTAL: spec->fractal = (noise_fractal)choice; break;
         case P_WARP: spec->warp = num; break;
         case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
+        case P_DISTANCE: spec->distance = (noise_cell_distance)choice; break;
+        case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
+        case P_JITTER: spec->jitter = num; break;
         case P_FADE: spec->fade = (noise_fade)choice; break;
         case P_GRADIENTS: spec->gradients = (noise_gradients)choice; break;
         case P_FALLOFF: spec->falloff = (noise_falloff)choice; break;
@@ -430,16 +463,26 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
     int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
     const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
-    /* parameters added after NOISE_VERSION 1 appear only where they
+    /* cellular (a kind added after NOISE_VERSION 1) always lists its own
+     * three parameters, classic (added after it too) its fade; parameters
+     * added to the older kinds (gradients, falloff) appear only where they
      * differ from their default, so the text of every field that existed
-     * then is unchanged; classic (new) always shows its fade */
+     * at version 1 is unchanged */
+    char cell[96] = "";
+    if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
+        char jt[32];
+        noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, jt, sizeof jt);
+        snprintf(cell, sizeof cell, "&distance=%s&return=%s&jitter=%s",
+                 distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
+                 return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], jt);
+    }
     int with_fade = spec->kind == NOISE_CLASSIC;
     const char *fade = fade_names[(unsigned)spec->fade < NOISE_FADE_COUNT ? spec->fade : NOISE_FADE_LINEAR];
     int angle = noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE;
     int quartic = noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC;
     int n = snprintf(buf, buf_size,
-                     "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s%s%s",
-                     f, spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "",
+                     "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s%s%s%s",
+                     f, spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "", cell,
                      with_fade ? "&fade=" : "", with_fade ? fade : "", angle ? "&gradients=angle" : "",
                      quartic ? "&falloff=quartic" : "", spec->has_t ? "&t=" : "", spec->has_t ? t : "");
     if (n < 0 || (size_t)n >= buf_size) {

@@ -99,14 +99,13 @@ static int parse_field(const char *text, plan *p, char *err, size_t err_size)
     *slash = '\0';
     int64_t seed;
     if (noise_kind_from_name(buf, &p->kind) != 0) {
-        char kinds[128];
+        char known[128];
         size_t used = 0;
-        kinds[0] = '\0';
-        for (int k = 0; k < NOISE_KIND_COUNT && used < sizeof kinds; k++) {
-            int w = snprintf(kinds + used, sizeof kinds - used, "%s%s", k ? ", " : "", noise_kind_name((noise_kind)k));
-            used += w > 0 ? (size_t)w : 0;
-        }
-        snprintf(err, err_size, "unknown kind '%.40s' (%s)", buf, kinds);
+        known[0] = '\0';
+        for (int k = 0; k < NOISE_KIND_COUNT && used < sizeof known; k++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                                     noise_kind_name((noise_kind)k));
+        snprintf(err, err_size, "unknown kind '%s' (%s)", buf, known);
         return -1;
     }
     if (route_parse_int(slash + 1, strlen(slash + 1), 0, UINT32_MAX, &seed) != 0) {

@@ -93,6 +93,14 @@ static const uint64_t golden[TN_N_BASES][N_MODES][2] = {
         { 0x46d88607c25c532eull, 0x28c3a8a027fff52full }, /* improved t2 */
     },
     {
+        { 0xeba51d28b093b655ull, 0xd2f0fece50fda61bull }, /* cellular fbm1 */
+        { 0xf602db59fb541a00ull, 0x137c55e3607142e6ull }, /* cellular fbm5 */
+        { 0x951064159be65bb7ull, 0x779bba73fbb3f960ull }, /* cellular turbulence4 */
+        { 0x4339d576c32cdda7ull, 0xb55e0a95a5b4cd87ull }, /* cellular ridged4 */
+        { 0xb9a0eb252f5402c4ull, 0xd85afc4f00f1a37cull }, /* cellular warp3 */
+        { 0xf62352e3d08f1634ull, 0x1da991c10a91f2a8ull }, /* cellular t2 */
+    },
+    {
         { 0xf89045665ca08392ull, 0xf8e4e172a50a3144ull }, /* classic fbm1 */
         { 0xe9d27b931463b985ull, 0xec3ba144b9304bd3ull }, /* classic fbm5 */
         { 0xc6732e8882d8efcfull, 0x4908d4481f880d6bull }, /* classic turbulence4 */

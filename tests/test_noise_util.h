@@ -43,6 +43,7 @@ static const tn_base tn_bases[] = {
     { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle", 0, 0, 0, 0 },
     { NOISE_SIMPLEX, NOISE_SQUARE, "simplex", 0, 0, 0, 0 },
     { NOISE_IMPROVED, NOISE_SQUARE, "improved", 0, 0, 0, 0 },
+    { NOISE_CELLULAR, NOISE_SQUARE, "cellular", 0, 0, 0, 0 },
     { NOISE_CLASSIC, NOISE_SQUARE, "classic", NOISE_FADE_LINEAR, 1, 0, 0 },
     { NOISE_CLASSIC, NOISE_SQUARE, "classic/cubic", NOISE_FADE_CUBIC, 1, 0, 0 },
     { NOISE_CLASSIC, NOISE_SQUARE, "classic/quintic", NOISE_FADE_QUINTIC, 0, 0, 0 },
@@ -51,6 +52,9 @@ static const tn_base tn_bases[] = {
     { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/quartic", 0, 0, 0, NOISE_FALLOFF_QUARTIC },
     { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/angle/quartic", 0, 0, NOISE_GRADIENTS_ANGLE, NOISE_FALLOFF_QUARTIC },
 };
+/* Kinds with creases in one octave (cellular: where two feature points are
+ * equally near): fewer claims of smoothness hold for them. */
+#define TN_CREASED(kind) ((kind) == NOISE_CELLULAR)
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
 
 /* Sets the lattice and variant of base b in a spec made by noise_spec_default. */

@@ -87,9 +87,13 @@ measured=$(awk '$1 == "loadtest:" && $2 == "measured_ms" { $1 = ""; $2 = ""; sub
 # max in ms and the count.
 kinds=$(awk '
   / \(aborted\)$/ { next }
-  $3 == "\"GET" || $3 == "\"POST" {
+  {
+    m = 0  # the method field: the third, or the second in older logs without a time
+    for (i = 1; i < NF && m == 0; i++) if ($i == "\"GET" || $i == "\"POST") m = i
+    if (m == 0) next
     t = $NF; sub(/ms$/, "", t)
-    k = $3 == "\"POST" ? "batch" : $4 ~ /\/point\?/ ? "point" : $4 ~ /^\/perlin\/7\/2\// ? "new_tile" : "cached_tile"
+    p = $(m + 1)
+    k = $m == "\"POST" ? "batch" : p ~ /\/point\?/ ? "point" : p ~ /^\/perlin\/7\/2\// ? "new_tile" : "cached_tile"
     print k, t
   }' <(tail -n +"$((skip + 1))" "$tmp/log") | sort -k1,1 -k2,2g | awk '
   function flush(  i50, i99) {

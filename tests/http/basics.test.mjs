@@ -2,7 +2,7 @@
 // /healthz, CORS, OPTIONS, the access log and the graceful stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, runOnce, get, raw } from './daemon.mjs';
+import { startDaemon, runOnce, get, raw, waitFor } from './daemon.mjs';
 
 test('--help prints usage and exits 0', async () => {
   const r = await runOnce(['--help']);
@@ -77,10 +77,10 @@ test('listening line, /healthz, CORS, access log, graceful stop', async () => {
     assert.equal(h.status, 200);
     assert.equal(h.body.length, 0);
     assert.equal(h.headers['content-length'], String(r.body.length));
-    // One access-log line per request, naming method, path and status.
-    await new Promise((res) => setTimeout(res, 100));
+    // One access-log line per request, naming method, path and status
+    // (written after the answer: waited for).
+    await waitFor(() => /"HEAD \/healthz" 200 /.test(d.stderr()), 'the HEAD request in the access log');
     assert.match(d.stderr(), /"GET \/healthz" 200 /);
-    assert.match(d.stderr(), /"HEAD \/healthz" 200 /);
   } finally {
     await d.stop();
   }
@@ -175,7 +175,8 @@ test('connection limits: one address holds at most 3/4 of the 120 slots per thre
       socks.push(s);
       await new Promise((res) => s.on('connect', res));
     }
-    await new Promise((res) => setTimeout(res, 500));
+    await waitFor(() => closed >= 110 - 90, 'the daemon closing the connections beyond 90');
+    await new Promise((res) => setTimeout(res, 300)); // and no more than those
     assert.equal(closed, 110 - 90, 'idle connections beyond 90 are closed by the daemon');
   } finally {
     for (const s of socks) s.destroy();
