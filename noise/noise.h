@@ -72,8 +72,8 @@
  *   kernel max(0.5 - r^2, 0)^4 scaled by 99. perlin&gradients=angle is its
  *   gradientNoise(p), unscaled (about +-0.7); simplex&gradients=angle&
  *   falloff=quartic is its simplexNoise(p / sqrt(3)) (noisetile's simplex
- *   lattice), clamped to +-1 where 99 overshoots (gradient 0 there); both
- *   within 1e-12 of a transcription (tests/test_noise_glsl.c). simplex with
+ *   lattice), whose 99 never overshoots (bound 0.9979, below); both within
+ *   1e-12 of a transcription (tests/test_noise_glsl.c). simplex with
  *   angle gradients keeps its classic kernel and scale; perlin on the
  *   triangle lattice with angle gradients is that same field. These are 2D
  *   like classic (no t; at 3D points d/dt = 0).

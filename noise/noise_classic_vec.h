@@ -334,17 +334,11 @@ NV_FN int nv_var_tri2(int src, int falloff, int want_grad, uint32_t seed, vd x, 
     v = vd_add(v, nv_var_tri2_corner(falloff, want_grad, gx[2], gy[2], vd_sub(fx, one_d), vd_sub(fy, one_d), &gs0,
                                      &gs1));
     double scale = falloff == NK_FALLOFF_QUARTIC ? NK_QUARTIC_SCALE : NK_SIMPLEX2_SCALE;
-    v = vd_mul(v, vd_set1(scale));
-    /* the clamp of nk_var_tri2_blend */
-    vm out = vm_or(vd_gt(v, one_d), vd_lt(v, vd_set1(-1.0)));
-    v = vd_blend(out, vd_blend(vd_gt(v, vd_zero()), one_d, vd_set1(-1.0)), v);
-    gs0 = vd_blend(out, vd_zero(), gs0);
-    gs1 = vd_blend(out, vd_zero(), gs1);
     if (want_grad) {
         *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
         *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
     }
-    *val = v;
+    *val = vd_mul(v, vd_set1(scale));
     return 1;
 }
 

@@ -318,7 +318,7 @@ NK_INLINE void ne_classic_row(int src, int fade, int want_grad, const ne_layer *
     double f = L->freq[k], ty;
     uint64_t j = nl_floor(y * f, &ty), ci = 0;
     int have = 0;
-    nk_classic_cell c;
+    nk_classic_cell c = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
     for (int i = 0; i < n; i++) {
         double tx, gd[2];
         uint64_t ii = nl_floor(xs[i] * f, &tx);

@@ -124,6 +124,38 @@ static const uint64_t golden[TN_N_BASES][N_MODES][2] = {
         { 0xa28781fb6210df75ull, 0xb53824857971f51cull }, /* classic/quintic warp3 */
         { 0x7d34b18f984b7794ull, 0xbfbf6e3fef6cc353ull }, /* classic/quintic t2 */
     },
+    {
+        { 0x48baaa06de429d07ull, 0x88a750f2bbb47710ull }, /* perlin/angle fbm1 */
+        { 0x9faec5387d5689f9ull, 0x67de65565f036c1bull }, /* perlin/angle fbm5 */
+        { 0x97a5a10ea2347443ull, 0x1f6900610c497be2ull }, /* perlin/angle turbulence4 */
+        { 0x078a940b82cb574aull, 0xdda6db8cb9fae77full }, /* perlin/angle ridged4 */
+        { 0xa54793cf3519a978ull, 0x301027809d3447d6ull }, /* perlin/angle warp3 */
+        { 0x1c97b379c9f56797ull, 0xb3caec76dc7c7cdbull }, /* perlin/angle t2 */
+    },
+    {
+        { 0xd03ae830b56db910ull, 0xa5735f92d4803762ull }, /* simplex/angle fbm1 */
+        { 0x221b01e65651545full, 0x662c68567eb7c3d0ull }, /* simplex/angle fbm5 */
+        { 0xe7712fc9339b9e8bull, 0xc30aa97940ccf7fbull }, /* simplex/angle turbulence4 */
+        { 0xfa9b58fc277cdde9ull, 0x53b0f07a444f5558ull }, /* simplex/angle ridged4 */
+        { 0x2eced2170139da1bull, 0xf334ccb7d9bff840ull }, /* simplex/angle warp3 */
+        { 0xc8cfedb5c8f09ad8ull, 0x02169c65e7279f28ull }, /* simplex/angle t2 */
+    },
+    {
+        { 0x12244496980f98eaull, 0x3f33adabb043e822ull }, /* simplex/quartic fbm1 */
+        { 0xf9a1ffcbe194297bull, 0xeb30c85b34cdc343ull }, /* simplex/quartic fbm5 */
+        { 0x68f8d9cbc0ba4d8cull, 0x6f42eac074249d6aull }, /* simplex/quartic turbulence4 */
+        { 0xc676d4c6df53a32bull, 0x7d9b9d0c3834ad82ull }, /* simplex/quartic ridged4 */
+        { 0xbf6af294845f50e4ull, 0xfeaa06c77e56a218ull }, /* simplex/quartic warp3 */
+        { 0x02098a160c3dbfc2ull, 0x3e07d0a311de8006ull }, /* simplex/quartic t2 */
+    },
+    {
+        { 0x1e898502f8689f04ull, 0x4011f3769f1132d8ull }, /* simplex/angle/quartic fbm1 */
+        { 0xcfe20fa143b73410ull, 0xc7e58ec457bde752ull }, /* simplex/angle/quartic fbm5 */
+        { 0x9e0bf901412e41f6ull, 0x5686b86b93e54898ull }, /* simplex/angle/quartic turbulence4 */
+        { 0x77c138acf5d41e7cull, 0x5f9385eafa00afafull }, /* simplex/angle/quartic ridged4 */
+        { 0xb7754edb0e3ad85dull, 0x48acc95348817c3dull }, /* simplex/angle/quartic warp3 */
+        { 0x5a55727e31d371e5ull, 0xf57c3bcca1179c48ull }, /* simplex/angle/quartic t2 */
+    },
 };
 
 static void test_goldens(void)
