@@ -100,6 +100,12 @@
  *   classic           -0.7028..0.6978     (2D only)         0.7071 (sqrt(2)/2: the article's scale)
  *   classic/cubic     -0.7014..0.6971     (2D only)         0.7071
  *   classic/quintic   -0.7003..0.6971     (2D only)         0.7071
+ *   perlin/angle      -0.6978..0.7034     (2D only)         0.7071 (sqrt(2)/2: the GLSL article's scale)
+ *   simplex/angle     -0.9989..0.9972     (2D only)         1 (5.832/sqrt 2 holds for any unit gradients)
+ *   simplex/quartic   -0.9978..0.9978     (2D only)         0.9979 (the article's 99; no clamp needed)
+ *   simplex/angle/quartic -0.9979..0.9979 (2D only)         0.9979
+ *   (/angle: gradients=angle; /quartic: falloff=quartic; perlin on the
+ *   triangle lattice with gradients=angle is simplex/angle)
  *
  *
  * cellular, jitter 1 (tests/test_noise_cellular.c: 100,000 random points

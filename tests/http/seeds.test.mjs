@@ -132,7 +132,7 @@ test('classic tiles: PNG and .npy equal /points at pixel centres; fade spelled o
 
 test('classic bad input: t, [x, y, t] points, a bad fade; fade on another kind', async () => {
   const cases = [
-    ['/classic/1/point?x=0&y=0&t=1', /parameter 't' applies only to value, perlin, simplex and improved, not to classic \(a 2D field: it has no third coordinate\)/],
+    ['/classic/1/point?x=0&y=0&t=1', /parameter 't' applies only to value, perlin, simplex, improved and cellular, not to classic \(a 2D field: it has no third coordinate\); got '1'/],
     ['/classic/1/0/0/0.png?t=0', /'t' applies only to .*not to classic/],
     ['/classic/1/point?x=0&y=0&fade=smooth', /fade must be one of linear, cubic, quintic, got 'smooth'/],
     ['/perlin/1/point?x=0&y=0&fade=cubic', /parameter 'fade' applies only to classic, not to perlin/],
