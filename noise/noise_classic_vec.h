@@ -239,35 +239,37 @@ NV_FN void nv_classic_loop(int src, int fade, int want_grad, const ne_layer *L, 
     }
 }
 
-#define NV_CLASSIC_LOOPS(name, SRC, FADE)                                                                 \
+/* The four loops of a base from a loop function LOOP(a, b, want_grad, L,
+ * k, n, xs, ys, y, v, g) and its two constant arguments. */
+#define NV_VARIANT_LOOPS(name, LOOP, A, B)                                                                \
     static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_classic_loop(SRC, FADE, 0, L, k, n, xs, NULL, y, v, g);                                        \
+        LOOP(A, B, 0, L, k, n, xs, NULL, y, v, g);                                                        \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_classic_loop(SRC, FADE, 1, L, k, n, xs, NULL, y, v, g);                                        \
+        LOOP(A, B, 1, L, k, n, xs, NULL, y, v, g);                                                        \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_classic_loop(SRC, FADE, 0, L, k, n, xs, ys, 0, v, g);                                          \
+        LOOP(A, B, 0, L, k, n, xs, ys, 0, v, g);                                                          \
     }                                                                                                     \
     static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_classic_loop(SRC, FADE, 1, L, k, n, xs, ys, 0, v, g);                                          \
+        LOOP(A, B, 1, L, k, n, xs, ys, 0, v, g);                                                          \
     }
-NV_CLASSIC_LOOPS(nv_classic_l2, NK_SRC_CLASSIC, NK_FADE_LINEAR)
-NV_CLASSIC_LOOPS(nv_classic_c2, NK_SRC_CLASSIC, NK_FADE_CUBIC)
-NV_CLASSIC_LOOPS(nv_classic_q2, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
-NV_CLASSIC_LOOPS(nv_perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
+NV_VARIANT_LOOPS(nv_classic_l2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_LINEAR)
+NV_VARIANT_LOOPS(nv_classic_c2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_CUBIC)
+NV_VARIANT_LOOPS(nv_classic_q2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
+NV_VARIANT_LOOPS(nv_perlin_angle2, nv_classic_loop, NK_SRC_ANGLE, NK_FADE_QUINTIC)
 
 /* ---- simplex with the seeds' variants (nk_var_tri2) ---- */
 
@@ -372,33 +374,8 @@ NV_FN void nv_var_tri2_loop(int src, int falloff, int want_grad, const ne_layer 
     }
 }
 
-#define NV_VAR_TRI2_LOOPS(name, SRC, FALLOFF)                                                             \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_var_tri2_loop(SRC, FALLOFF, 0, L, k, n, xs, NULL, y, v, g);                                    \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_var_tri2_loop(SRC, FALLOFF, 1, L, k, n, xs, NULL, y, v, g);                                    \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_var_tri2_loop(SRC, FALLOFF, 0, L, k, n, xs, ys, 0, v, g);                                      \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_var_tri2_loop(SRC, FALLOFF, 1, L, k, n, xs, ys, 0, v, g);                                      \
-    }
-NV_VAR_TRI2_LOOPS(nv_simplex_ac2, NK_SRC_ANGLE, NK_FALLOFF_CLASSIC)
-NV_VAR_TRI2_LOOPS(nv_simplex_tq2, NK_SRC_TABLE, NK_FALLOFF_QUARTIC)
-NV_VAR_TRI2_LOOPS(nv_simplex_aq2, NK_SRC_ANGLE, NK_FALLOFF_QUARTIC)
+NV_VARIANT_LOOPS(nv_simplex_ac2, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_CLASSIC)
+NV_VARIANT_LOOPS(nv_simplex_tq2, nv_var_tri2_loop, NK_SRC_TABLE, NK_FALLOFF_QUARTIC)
+NV_VARIANT_LOOPS(nv_simplex_aq2, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_QUARTIC)
 
 #endif

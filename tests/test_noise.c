@@ -18,34 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- an independent transcription of docs/field.md's hash and gradients ---- */
-
-static uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
-
-static uint32_t ref_eat(uint32_t acc, uint32_t d) { return ref_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
-
-static uint32_t ref_eat64(uint32_t acc, int64_t i)
-{
-    acc = ref_eat(acc, (uint32_t)(uint64_t)i);
-    if (i < INT32_MIN || i > INT32_MAX)
-        acc = ref_eat(acc, (uint32_t)((uint64_t)i >> 32));
-    return acc;
-}
-
-static uint32_t ref_avalanche(uint32_t a)
-{
-    a ^= a >> 15;
-    a *= 0x85EBCA77u;
-    a ^= a >> 13;
-    a *= 0xC2B2AE3Du;
-    a ^= a >> 16;
-    return a;
-}
-
-static uint32_t ref_hash2(uint32_t seed, int64_t i, int64_t j)
-{
-    return ref_avalanche(ref_eat64(ref_eat64(seed + 0x165667B1u, i), j));
-}
+/* ---- an independent transcription of docs/field.md's gradients (the hash:
+ * test_noise_util.h) ---- */
 
 static void ref_perlin_gradient(uint32_t h, double g[2])
 {

@@ -27,25 +27,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- SmallXXHash of a cell, as docs/field.md gives it ---- */
-
-static uint32_t g_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
-static uint32_t g_eat(uint32_t acc, uint32_t d) { return g_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
-static uint32_t g_avalanche(uint32_t a)
-{
-    a ^= a >> 15;
-    a *= 0x85EBCA77u;
-    a ^= a >> 13;
-    a *= 0xC2B2AE3Du;
-    a ^= a >> 16;
-    return a;
-}
-
-/* hash21(cell) for cells inside the int32 range */
+/* hash21(cell): SmallXXHash of the cell (test_noise_util.h's transcription
+ * of docs/field.md) over 2^32 */
 static double hash21(uint32_t seed, double cx, double cy)
 {
-    uint32_t h = g_avalanche(g_eat(g_eat(seed + 0x165667B1u, (uint32_t)(int32_t)cx), (uint32_t)(int32_t)cy));
-    return (double)h / 4294967296.0;
+    return (double)ref_hash2(seed, (int64_t)cx, (int64_t)cy) / 4294967296.0;
 }
 
 /* vec2 gradient(vec2 cell) { float angle = hash21(cell) * 6.2831853; return vec2(cos(angle), sin(angle)); } */

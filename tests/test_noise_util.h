@@ -23,6 +23,36 @@ static inline double tn_uniform(uint64_t *state, double lo, double hi)
     return lo + (hi - lo) * ((double)(tn_rand(state) >> 11) * 0x1p-53);
 }
 
+/* ---- an independent transcription of docs/field.md's hash (SmallXXHash
+ * of a lattice point, 64-bit indices) ---- */
+
+static inline uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+
+static inline uint32_t ref_eat(uint32_t acc, uint32_t d) { return ref_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
+
+static inline uint32_t ref_eat64(uint32_t acc, int64_t i)
+{
+    acc = ref_eat(acc, (uint32_t)(uint64_t)i);
+    if (i < INT32_MIN || i > INT32_MAX)
+        acc = ref_eat(acc, (uint32_t)((uint64_t)i >> 32));
+    return acc;
+}
+
+static inline uint32_t ref_avalanche(uint32_t a)
+{
+    a ^= a >> 15;
+    a *= 0x85EBCA77u;
+    a ^= a >> 13;
+    a *= 0xC2B2AE3Du;
+    a ^= a >> 16;
+    return a;
+}
+
+static inline uint32_t ref_hash2(uint32_t seed, int64_t i, int64_t j)
+{
+    return ref_avalanche(ref_eat64(ref_eat64(seed + 0x165667B1u, i), j));
+}
+
 /* Every base field the core has: kind, lattice and variant. */
 typedef struct {
     noise_kind kind;
