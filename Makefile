@@ -138,6 +138,15 @@ $(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
+# The C code of Wikipedia's Perlin noise article, the reference of the classic
+# kind, as printed: its `a *= 3284157443` multiplies in signed long and
+# overflows for negative cells (tests/wikipedia_perlin.c), so this one object
+# is built without UBSan's signed-overflow check, and its `a >> w-s` without
+# -Wparentheses.
+$(BUILD)/asan/bin/test_noise_classic: $(BUILD)/asan/tests/wikipedia_perlin.o
+$(BUILD)/asan/tests/wikipedia_perlin.o: SAN += -fno-sanitize=signed-integer-overflow
+$(BUILD)/asan/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+
 # The cache and the render pool are also tested under ThreadSanitizer
 # (each test links only its module).
 TSAN_TESTS := $(BUILD)/tsan/bin/test_cache $(BUILD)/tsan/bin/test_pool
@@ -339,6 +348,10 @@ $(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS)
 $(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
+
+# the article's code of test_noise_classic (see the sanitizer build above)
+$(BUILD)/vg/bin/test_noise_classic: $(BUILD)/vg/tests/wikipedia_perlin.o
+$(BUILD)/vg/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 
 valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)

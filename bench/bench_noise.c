@@ -1,6 +1,7 @@
 /* bench_noise.c: ns per sample of 256 x 256 tile fills by the noise core
- * (noise_eval_grid: 2D value, perlin, simplex, improved, both lattices; 1
- * and 6 octaves; values only and with gradients) on each instruction-set
+ * (noise_eval_grid: 2D value, perlin, simplex, improved, both lattices,
+ * cellular, classic and the GLSL variants; 1 and 6 octaves; values only
+ * and with gradients) on each instruction-set
  * path the CPU has (scalar, AVX2, AVX-512) and by "today", the core before
  * the vector paths (commit 117be87, linked in as bench_today_*:
  * bench_noise_today.c), side by side in the same run with stb_perlin
@@ -52,6 +53,7 @@ typedef struct {
     int octaves;
     int with_grads;
     noise_lattice lattice;
+    const char *param, *value; /* one more field parameter (a variant), or NULL */
 } bench_case;
 
 /* Columns: 0 "today" (117be87), then 1 + each noise_simd path. */
@@ -74,6 +76,10 @@ static void fill(const bench_case *c)
         /* the spec-taking call, as the daemon's tiles before prepared fields */
         noise_spec s;
         noise_spec_default(&s, c->kind, 1);
+        if (c->param && noise_spec_parse(&s, c->kind, 1, 1, &c->param, &c->value, NULL, 0) != 0) {
+            fprintf(stderr, "bench case %s: bad parameter %s=%s\n", c->name, c->param, c->value);
+            exit(1);
+        }
         s.octaves = c->octaves;
         s.lattice = c->lattice;
         noise_eval_grid(&s, X0, Y0, STEP, W, W, values, c->with_grads ? grads : NULL);
@@ -169,6 +175,18 @@ int main(void)
         { "cellular, 1 octave", NOISE_CELLULAR, 1, 0, 0 },
         { "cellular, 1 octave, gradients", NOISE_CELLULAR, 1, 1, 0 },
         { "cellular, 6 octaves", NOISE_CELLULAR, 6, 0, 0 },
+        /* issue 13: the seed documents' variants; no "today" column */
+        { "classic (linear), 1 octave", NOISE_CLASSIC, 1, 0, 0, "fade", "linear" },
+        { "classic (linear), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, "fade", "linear" },
+        { "classic (quintic), 1 octave", NOISE_CLASSIC, 1, 0, 0, "fade", "quintic" },
+        { "classic (quintic), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, "fade", "quintic" },
+        { "classic (quintic), 6 octaves", NOISE_CLASSIC, 6, 0, 0, "fade", "quintic" },
+        { "perlin gradients=angle, 1 octave", NOISE_PERLIN, 1, 0, 0, "gradients", "angle" },
+        { "perlin gradients=angle, 1 octave, gradients", NOISE_PERLIN, 1, 1, 0, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave", NOISE_SIMPLEX, 1, 0, 0, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, "gradients", "angle" },
+        { "simplex falloff=quartic, 1 octave", NOISE_SIMPLEX, 1, 0, 0, "falloff", "quartic" },
+        { "simplex falloff=quartic, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, "falloff", "quartic" },
     };
     enum { N = sizeof cases / sizeof cases[0], C = NCOL };
     noise_simd best = noise_simd_active();
@@ -179,7 +197,9 @@ int main(void)
     /* ns[i][c]: case i in column c (stb and libnoise: column 0 only) */
     static double ns[N][C], per[N][C][REPS];
     int reps_n[N][C];
-#define RUNS(i, c) (have[c] && ((int)cases[i].kind < 0 ? (c) == 0 : ((c) != TODAY || cases[i].kind < NOISE_CELLULAR)))
+#define RUNS(i, c)                                                                                              \
+    (have[c] && ((int)cases[i].kind < 0 ? (c) == 0                                                            \
+                                        : ((c) != TODAY || (cases[i].kind < NOISE_CELLULAR && !cases[i].param))))
     for (int i = 0; i < N; i++)
         for (int c = 0; c < C; c++)
             if (RUNS(i, c)) {
@@ -345,7 +365,7 @@ int main(void)
     double worst_grads = 0;
     const char *worst_name = "";
     for (int i = 0; i < N; i++)
-        if (cases[i].with_grads && (int)cases[i].kind >= 0 && cases[i].kind != NOISE_CELLULAR &&
+        if (cases[i].with_grads && (int)cases[i].kind >= 0 && cases[i].kind < NOISE_CELLULAR && !cases[i].param &&
             ns[i][bc] / ns[i - 1][bc] > worst_grads) {
             worst_grads = ns[i][bc] / ns[i - 1][bc];
             worst_name = cases[i - 1].name;
@@ -368,12 +388,15 @@ int main(void)
         printf("  10,000-point batches >= 4x faster per point than today: not measured (no 'today' here)\n");
     /* issue 13: a 1-octave cellular fill costs at most 3x the 1-octave
      * perlin fill per sample (same run, default path); each path shown */
-    double cell1 = ns[N - 3][bc];
+    int ci = 0; /* the 1-octave cellular row */
+    while (ci < N - 1 && cases[ci].kind != NOISE_CELLULAR)
+        ci++;
+    double cell1 = ns[ci][bc];
     printf("  1-octave cellular fill <= 3x the 1-octave perlin fill: %.2fx %s\n", cell1 / perlin1,
            cell1 / perlin1 <= 3 ? "met" : "NOT met");
     for (int c = 1; c < C; c++)
         if (have[c])
-            printf("    %s: cellular %.2f ns, perlin %.2f ns per sample: %.2fx\n", col_short[c], ns[N - 3][c], ns[7][c],
-                   ns[N - 3][c] / ns[7][c]);
+            printf("    %s: cellular %.2f ns, perlin %.2f ns per sample: %.2fx\n", col_short[c], ns[ci][c], ns[7][c],
+                   ns[ci][c] / ns[7][c]);
     return 0;
 }

@@ -189,6 +189,9 @@ NV_FN void vd_table2(const double *t, const uint32_t *m, vd *a, vd *b)
     nv_table2_4(t, m + 4, &a->h, &b->h);
 }
 
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return (vd){ _mm256_cvtps_pd(_mm256_cvtpd_ps(v.l)), _mm256_cvtps_pd(_mm256_cvtpd_ps(v.h)) }; }
+
 #include "noise_vec.h"
 
 const ne_base_table *const ne_bases_avx2 = &nv_bases;

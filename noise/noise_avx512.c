@@ -85,6 +85,8 @@ NV_FN vi vi2_hi(vi2 v) { return _mm512_extracti64x4_epi64(v, 1); }
 
 /* Table entries are computed (value, diamond) or gathered (simplex). */
 #define NV_TABLES 0
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 
 #include "noise_vec.h"
 

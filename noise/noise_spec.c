@@ -12,11 +12,21 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular",
+                                                          "classic" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
 static const char *const distance_names[] = { "euclidean", "manhattan", "chebyshev", NULL };
 static const char *const return_names[] = { "f1", "f2", "f2-f1", "cell", NULL };
+static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
+static const char *const gradients_names[] = { "table", "angle", NULL };
+static const char *const falloff_names[] = { "classic", "quartic", NULL };
+
+/* The kinds that have a third coordinate: all but classic (the article's
+ * function is 2D). */
+#define KINDS_3D                                                                                  \
+    (NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) | \
+     NOISE_KIND_BIT(NOISE_IMPROVED) | NOISE_KIND_BIT(NOISE_CELLULAR))
 
 enum {
     P_FREQUENCY,
@@ -29,6 +39,9 @@ enum {
     P_DISTANCE,
     P_RETURN,
     P_JITTER,
+    P_FADE,
+    P_GRADIENTS,
+    P_FALLOFF,
     P_T,
     P_COUNT
 };
@@ -54,8 +67,20 @@ static const noise_param params[P_COUNT] = {
     [P_JITTER] = { "jitter", NOISE_PARAM_NUMBER,
                    "how far cellular feature points stray from their cell's centre: 0 a square grid, 1 anywhere in the cell",
                    0, 1, 0, 0, 0, 1, NULL, NULL, NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_FADE] = { "fade", NOISE_PARAM_ENUM,
+                 "interpolation of classic: linear as the article's code, cubic or quintic as its comments", 0, 0, 0,
+                 0, 0, 0, fade_names, "linear", NOISE_KIND_BIT(NOISE_CLASSIC) },
+    [P_GRADIENTS] = { "gradients", NOISE_PARAM_ENUM,
+                      "gradients of perlin and simplex: their tables, or angle: unit vectors at a hashed angle (the "
+                      "GLSL article's, 2D)",
+                      0, 0, 0, 0, 0, 0, gradients_names, "table",
+                      NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) },
+    [P_FALLOFF] = { "falloff", NOISE_PARAM_ENUM,
+                    "kernel of simplex: classic 8 max(0.5 - r^2, 0)^3, or quartic: the GLSL article's max(0.5 - r^2, "
+                    "0)^4 x 99 (2D)",
+                    0, 0, 0, 0, 0, 0, falloff_names, "classic", NOISE_KIND_BIT(NOISE_SIMPLEX) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, KINDS_3D },
 };
 
 const noise_param *noise_params(size_t *n_params)
@@ -129,6 +154,18 @@ int noise_kind_from_name(const char *name, noise_kind *out)
     return NOISE_EKIND;
 }
 
+/* The GLSL article's variants of perlin and simplex are 2D functions. */
+static int glsl_variant(const noise_spec *spec)
+{
+    return (noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE) ||
+           (noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC);
+}
+
+int noise_spec_planar(const noise_spec *spec)
+{
+    return !noise_param_applies(&params[P_T], spec->kind) || glsl_variant(spec);
+}
+
 void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
 {
     memset(spec, 0, sizeof *spec);
@@ -146,6 +183,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->distance = NOISE_EUCLIDEAN;
     spec->cell_return = NOISE_F1;
     spec->jitter = params[P_JITTER].default_number;
+    spec->fade = NOISE_FADE_LINEAR;
+    spec->gradients = NOISE_GRADIENTS_TABLE;
+    spec->falloff = NOISE_FALLOFF_CLASSIC;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -367,9 +407,10 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
         }
         if (!noise_param_applies(&params[id], kind)) {
-            char kinds[80], where[112], sent[48];
+            char kinds[80], where[160], sent[48];
             kinds_text(&params[id], kinds, sizeof kinds);
-            snprintf(where, sizeof where, "%s, not to %s", kinds, kind_names[kind]);
+            snprintf(where, sizeof where, "%s, not to %s%s", kinds, kind_names[kind],
+                     id == P_T ? " (a 2D field: it has no third coordinate)" : "");
             snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
             return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s; got '%s'",
                         params[id].name, where, sent);
@@ -393,12 +434,21 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_DISTANCE: spec->distance = (noise_cell_distance)choice; break;
         case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
         case P_JITTER: spec->jitter = num; break;
+        case P_FADE: spec->fade = (noise_fade)choice; break;
+        case P_GRADIENTS: spec->gradients = (noise_gradients)choice; break;
+        case P_FALLOFF: spec->falloff = (noise_falloff)choice; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
             break;
         }
     }
+    if (spec->has_t && glsl_variant(spec))
+        return fail(NOISE_EUNKNOWN, err, err_size,
+                    "parameter 't' does not apply to %s with %s: the GLSL article's function is 2D (no third "
+                    "coordinate)%s",
+                    kind_names[kind],
+                    spec->gradients == NOISE_GRADIENTS_ANGLE ? "gradients=angle" : "falloff=quartic", "");
     return 0;
 }
 
@@ -414,7 +464,10 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
     const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
     /* cellular (a kind added after NOISE_VERSION 1) always lists its own
-     * three parameters */
+     * three parameters, classic (added after it too) its fade; parameters
+     * added to the older kinds (gradients, falloff) appear only where they
+     * differ from their default, so the text of every field that existed
+     * at version 1 is unchanged */
     char cell[96] = "";
     if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
         char jt[32];
@@ -423,9 +476,15 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
                  distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
                  return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], jt);
     }
-    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s", f,
-                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "", cell,
-                     spec->has_t ? "&t=" : "", spec->has_t ? t : "");
+    int with_fade = spec->kind == NOISE_CLASSIC;
+    const char *fade = fade_names[(unsigned)spec->fade < NOISE_FADE_COUNT ? spec->fade : NOISE_FADE_LINEAR];
+    int angle = noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE;
+    int quartic = noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC;
+    int n = snprintf(buf, buf_size,
+                     "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s%s%s%s%s",
+                     f, spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "", cell,
+                     with_fade ? "&fade=" : "", with_fade ? fade : "", angle ? "&gradients=angle" : "",
+                     quartic ? "&falloff=quartic" : "", spec->has_t ? "&t=" : "", spec->has_t ? t : "");
     if (n < 0 || (size_t)n >= buf_size) {
         if (buf && buf_size > 0)
             buf[0] = '\0';

@@ -1261,6 +1261,8 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 
+#include "noise_classic_vec.h"
+
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
     [NOISE_VALUE] = {
@@ -1270,10 +1272,15 @@ static const ne_base_table nv_bases = {
     [NOISE_PERLIN] = {
         [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_3D_BASE(nv_perlin_sq3) },
         [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_3D_BASE(nv_perlin_tet3) },
+        /* the GLSL variants: 2D only (with t the scalar loops) */
+        [NE_PERLIN_ANGLE_SQUARE] = { NV_3D_BASE(nv_perlin_angle2) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NV_3D_BASE(nv_simplex_ac2) },
     },
     [NOISE_SIMPLEX] = {
-        [NOISE_SQUARE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
-        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NV_3D_BASE(nv_simplex_ac2) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NV_3D_BASE(nv_simplex_tq2) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
@@ -1282,6 +1289,12 @@ static const ne_base_table nv_bases = {
     [NOISE_CELLULAR] = {
         [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
         [NOISE_TRIANGLE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
+    },
+    /* classic: 2D only (with t the scalar loops) */
+    [NOISE_CLASSIC] = {
+        [NOISE_FADE_LINEAR] = { NV_3D_BASE(nv_classic_l2) },
+        [NOISE_FADE_CUBIC] = { NV_3D_BASE(nv_classic_c2) },
+        [NOISE_FADE_QUINTIC] = { NV_3D_BASE(nv_classic_q2) },
     },
 };
 
