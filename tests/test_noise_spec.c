@@ -87,6 +87,37 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "t=1&frequency=2&t=1", NOISE_EDUP, "parameter 't' given twice" },
     { NOISE_SIMPLEX, "lattice=square", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to simplex" },
     { NOISE_IMPROVED, "lattice=triangle", NOISE_EUNKNOWN, "not to improved" },
+    /* period: absent leaves the canonical text as it was; present, it follows lattice, before t */
+    { NOISE_PERLIN, "period=4", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4" },
+    { NOISE_VALUE, "t=2&period=4.0&octaves=3", 0, "&octaves=3&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4&t=2" },
+    { NOISE_IMPROVED, "period=256", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&period=256" },
+    { NOISE_PERLIN, "period=10&frequency=0.1", 0, "frequency=0.1&" },          /* 1 cell, up to rounding */
+    { NOISE_PERLIN, "period=0.7&frequency=10", 0, "&period=0.7" },             /* 7 cells */
+    { NOISE_PERLIN, "period=4&lacunarity=1.5&octaves=3", 0, "&period=4" },     /* 4, 6, 9 cells */
+    { NOISE_PERLIN, "period=4&lacunarity=2.5&octaves=1", 0, "&period=4" },     /* one octave: lacunarity unused */
+    { NOISE_PERLIN, "period=1e9", 0, "&period=1e9" },                          /* 1e9 cells <= 2^30 */
+    { NOISE_PERLIN, "period=1e-6&frequency=1e6", 0, "&period=1e-6" },
+    { NOISE_PERLIN, "period=0", NOISE_ERANGE, "period must be a number in (0, 1e9], got '0'" },
+    { NOISE_PERLIN, "period=-4", NOISE_ERANGE, "period must be a number in (0, 1e9], got '-4'" },
+    { NOISE_PERLIN, "period=inf", NOISE_ERANGE, "period must be a number in (0, 1e9], got 'inf'" },
+    { NOISE_PERLIN, "period=nan", NOISE_ERANGE, "period must be a number in (0, 1e9], got 'nan'" },
+    { NOISE_PERLIN, "period=", NOISE_ESYNTAX, "period must be a number in (0, 1e9], got an empty value" },
+    { NOISE_PERLIN, "period=4&period=4", NOISE_EDUP, "parameter 'period' given twice" },
+    { NOISE_SIMPLEX, "period=4", NOISE_EUNKNOWN,
+      "parameter 'period' applies only to value, perlin and improved, not to simplex: simplex noise's triangular "
+      "lattice has no square period ((P, 0) and (0, P) are never both lattice vectors, as sqrt 3 is irrational)" },
+    { NOISE_VALUE, "period=4&lattice=triangle", NOISE_ERANGE, "period needs lattice=square: the triangle lattice has no square period" },
+    { NOISE_PERLIN, "lattice=triangle&period=4", NOISE_ERANGE, "period needs lattice=square" },
+    { NOISE_PERLIN, "period=2.5", NOISE_ERANGE, "period x frequency must be a whole number of lattice cells (1 or more), got 2.5" },
+    { NOISE_PERLIN, "frequency=0.3&period=3", NOISE_ERANGE, "period x frequency must be a whole number of lattice cells (1 or more), got 0.8999999999999999" },
+    { NOISE_PERLIN, "period=0.25", NOISE_ERANGE, "(1 or more), got 0.25" },
+    { NOISE_PERLIN, "octaves=3&lacunarity=2.5&period=3", NOISE_ERANGE,
+      "period x frequency x lacunarity^1 (octave 1's period in lattice cells) must be a whole number, got 7.5: "
+      "lacunarity must be an integer when period is set" },
+    { NOISE_PERLIN, "octaves=3&period=4&lacunarity=1.5&frequency=0.5", NOISE_ERANGE, "lacunarity^2 (octave 2's period in lattice cells) must be a whole number, got 4.5" },
+    { NOISE_PERLIN, "period=1e9&frequency=2", NOISE_ERANGE,
+      "period x frequency (octave 0's period in lattice cells) must be at most 1073741824 (2^30), got 2e9: lower period, frequency, lacunarity or octaves" },
+    { NOISE_VALUE, "period=1e6&octaves=16", NOISE_ERANGE, "period x frequency x lacunarity^11 (octave 11's period in lattice cells) must be at most 1073741824" },
 };
 
 /* Splits "a=1&b=2" into names and values (in place, at most 16 pairs). */
@@ -219,9 +250,9 @@ static void test_kinds_and_params(void)
     CHECK(noise_kind_name(NOISE_KIND_COUNT) == NULL);
     size_t n = 0;
     const noise_param *p = noise_params(&n);
-    CHECK(n == 8);
-    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "t" };
-    for (size_t i = 0; i < n && i < 8; i++)
+    CHECK(n == 9);
+    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "period", "t" };
+    for (size_t i = 0; i < n && i < 9; i++)
         CHECKF(strcmp(p[i].name, order[i]) == 0, "param %zu is %s", i, p[i].name);
     /* the defaults in the table are the ones noise_spec_default uses */
     noise_spec d;
@@ -232,7 +263,8 @@ static void test_kinds_and_params(void)
     CHECK(p[1].type == NOISE_PARAM_INTEGER && p[1].min == 1 && p[1].max == 16);
     CHECK(p[4].type == NOISE_PARAM_ENUM && strcmp(p[4].default_choice, "fbm") == 0 &&
           strcmp(p[4].choices[2], "ridged") == 0 && p[4].choices[3] == NULL);
-    CHECK(p[7].optional == 1);
+    CHECK(p[7].optional == 1 && p[7].min == 0 && p[7].min_exclusive && p[7].max == 1e9);
+    CHECK(p[8].optional == 1);
     for (int e = -6; e <= 0; e++)
         CHECK(noise_strerror(e) != NULL && noise_strerror(e)[0] != '\0');
     /* errors with no message buffer, and a truncated one */
@@ -252,7 +284,7 @@ static void test_noise_includes_only_libc(void)
 {
     static const char *const allowed[] = { "<math.h>",   "<stdint.h>", "<stddef.h>", "<string.h>", "<stdio.h>",
                                            "<stdlib.h>", "<ctype.h>",  "<errno.h>",  "<float.h>",  "<strings.h>",
-                                           "<limits.h>", "<stdatomic.h>",
+                                           "<limits.h>", "<stdatomic.h>", "<stdarg.h>",
                                            /* the compiler's intrinsics, for the vector paths */
                                            "<immintrin.h>" };
     DIR *d = opendir("noise");
