@@ -329,13 +329,13 @@ valgrind: deps-test
 
 # ---- the noise core as a library (README, "The core as a library"):
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
-# libnoisetile.so.1, include/noisetile/noise.h and noisetile.pc. Only the
+# libnoisetile.so.2, include/noisetile/noise.h and noisetile.pc. Only the
 # noise_* symbols are exported. `make lib` builds them under build/lib.
 PREFIX      ?= /usr/local
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
-LIB_MAJOR   := 1
-LIB_VERSION := 1.0.0
+LIB_MAJOR   := 2
+LIB_VERSION := 2.0.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
@@ -359,7 +359,7 @@ $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION): $(PIC_NOISE) $(BUILD)/lib/noisetile
 # The pkg-config file names PREFIX (DESTDIR is only where files are staged),
 # so install writes it for the PREFIX of that run.
 PC_LINES = 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' 'Name: noisetile' \
-  'Description: noisetile noise core: value, Perlin, simplex and improved noise with exact gradients' \
+  'Description: noisetile noise core: value, Perlin, simplex, improved and cellular noise with exact gradients' \
   'Version: $(LIB_VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lnoisetile' 'Libs.private: -lm'
 
 .PHONY: lib install uninstall

@@ -1,5 +1,5 @@
 /* noise.h: the public interface of the noise core (value, Perlin, simplex,
- * improved noise; fractals, warp; exact analytic gradients).
+ * improved and cellular noise; fractals, warp; exact analytic gradients).
  *
  * The core uses libc and libm only. It does no I/O and allocates only in
  * noise_field_create() (noise_field_init() takes the caller's memory); apart from the chosen instruction-set path (set
@@ -31,14 +31,38 @@
  *   Like the reference it repeats every 256 cells along x and y (and t),
  *   with or without t: the only kind that repeats without a period.
  *   Without t it is the z = 0 slice.
+ * - cellular (Worley) noise: each cell (a, b[, c]) of the square lattice
+ *   holds one feature point at (a, b[, c]) + o, every offset o = 0.5 +
+ *   jitter * (r - 0.5), r in [0, 1) from 16 bits of the cell's SmallXXHash
+ *   (jitter 0: the cell centres, 1: anywhere in the cell). F1 and F2 are the
+ *   distances (distance=euclidean, manhattan or chebyshev) from p to the
+ *   nearest and second-nearest feature point over ALL cells (an exact
+ *   search, not a fixed 3 x 3 neighbourhood); at equal distances the lower
+ *   cell (t, then y, then x) counts as nearer. return=f1, f2 or f2-f1 maps
+ *   the distance F to 2 F / B - 1 with B the bound of that distance for the
+ *   jitter (h = (1 + jitter) / 2; f1: h sqrt 2, 2h, h in 2D and h sqrt 3,
+ *   3h, h in 3D for euclidean, manhattan, chebyshev; f2 and f2-f1:
+ *   sqrt(2h^2 + 1/2), 2h, h + 1/2 in 2D and sqrt(3h^2 + max(0, 3/4 - h)),
+ *   3h, h + 1/2 in 3D), so -1 is a feature point (f1) or a cell border
+ *   (f2-f1); return=cell gives the nearest point's cell value in [-1, 1].
+ *   The gradient is the exact derivative of that distance to the winning
+ *   point(s): euclidean -(q - p) / F, manhattan -sign(q - p) per axis,
+ *   chebyshev -sign on the axis of the largest |q - p| (x, then y, then z
+ *   on ties); sign(0) counts as +1, and on a feature point itself (F = 0)
+ *   the euclidean gradient is 0. Where two points are equally near (cell
+ *   borders, where f1 and f2 have creases and cell jumps) the gradient is
+ *   that of the point counted nearer, i.e. of one side; cell's gradient is
+ *   0. `lattice` does not apply (square only). docs/field.md gives the
+ *   formulas.
  * - Periodic fields (period > 0; value, perlin and improved on the square
- *   lattice): f(x + period, y) = f(x, y + period) = f(x, y), values and
+ *   lattice, and cellular): f(x + period, y) = f(x, y + period) = f(x, y), values and
  *   gradients (t stays free). Octave k has period * frequency * lacunarity^k
  *   cells per period, which must be a whole number in 1..2^30 (the parser
  *   refuses the rest; a trusted caller's octave that is not whole is left
  *   unperiodic); its lattice indices are taken modulo that number before
  *   hashing (improved: before the permutation, so improved with period 256
- *   at frequency 1 is the plain field), fractions and gradients unchanged.
+ *   at frequency 1 is the plain field; cellular: each cell it looks at),
+ *   fractions, positions and gradients unchanged.
  *   The warp fields share the period, so a warped field repeats too. The
  *   shift is exact where (x + period) * frequency * lacunarity^k is exact
  *   (dyadic coordinates and frequencies): there the values and gradients
@@ -63,6 +87,24 @@
  *   simplex           -0.9976..0.9982     -0.9841..0.9876   1 (5.832/sqrt 2, 1024/(125 sqrt 3))
  *   improved          -0.9985..0.9995     -0.9980..0.9973   1 in 2D; 1.0363 in 3D, clamped
  *
+ *
+ * cellular, jitter 1 (tests/test_noise_cellular.c: 100,000 random points
+ * per row, most within 60 cells of the origin, a tenth beyond 1e6 cells;
+ * the bounds of the mapping are worst cases, so the upper ends stay well
+ * below 1; -1 is a feature point (f1) or a cell border (f2-f1)):
+ *
+ *   return  distance     2D                  3D (with t)
+ *   f1      euclidean    -0.9991..0.5796     -0.9896..0.2910
+ *   f1      manhattan    -0.9989..0.4899     -0.9908..0.1393
+ *   f1      chebyshev    -0.9968..0.9547     -0.9863..0.7987
+ *   f2      euclidean    -0.9580..0.8358     -0.8338..0.4697
+ *   f2      manhattan    -0.9480..0.6918     -0.8710..0.1992
+ *   f2      chebyshev    -0.9524..0.6723     -0.8912..0.4343
+ *   f2-f1   euclidean    -1.0000..0.7280     -1.0000..0.1870
+ *   f2-f1   manhattan    -1.0000..0.4379     -1.0000..-0.0218
+ *   f2-f1   chebyshev    -1.0000..0.4349     -1.0000..0.1909
+ *   cell    (any)        -0.9999..0.9999     -1.0000..1.0000
+ *
  * The "bound" is the largest value any choice of corner gradients could
  * give (found by a dense search over a cell); each kind is scaled so it is
  * 1. Improved noise cannot be scaled (bit-exactness), so in 3D its rare
@@ -81,11 +123,15 @@ typedef enum {
     NOISE_PERLIN,      /* gradient noise, Islands / Catlike gradients */
     NOISE_SIMPLEX,     /* Catlike Coding's Simplex2D/3D, normalised gradients */
     NOISE_IMPROVED,    /* Ken Perlin's 2002 Improved Noise */
+    NOISE_CELLULAR,    /* Worley noise: distances to jittered feature points */
     NOISE_KIND_COUNT
 } noise_kind;
 
 typedef enum { NOISE_FBM = 0, NOISE_TURBULENCE, NOISE_RIDGED, NOISE_FRACTAL_COUNT } noise_fractal;
 typedef enum { NOISE_SQUARE = 0, NOISE_TRIANGLE, NOISE_LATTICE_COUNT } noise_lattice;
+/* cellular only: the distance, and what the field returns (see above) */
+typedef enum { NOISE_EUCLIDEAN = 0, NOISE_MANHATTAN, NOISE_CHEBYSHEV, NOISE_DISTANCE_COUNT } noise_cell_distance;
+typedef enum { NOISE_F1 = 0, NOISE_F2, NOISE_F2_F1, NOISE_CELL, NOISE_RETURN_COUNT } noise_cell_return;
 
 /* A field. Build it with noise_spec_parse() (validating) or
  * noise_spec_default() and direct assignment (trusted callers, tests). */
@@ -101,6 +147,9 @@ typedef struct {
     int has_t;             /* 1: the 3D noise at z = t */
     double t;              /* finite; meaningful only when has_t; scaled by frequency like x, y */
     noise_lattice lattice; /* value and perlin only; others keep NOISE_SQUARE */
+    noise_cell_distance distance;   /* cellular only: euclidean (default), manhattan, chebyshev */
+    noise_cell_return cell_return;  /* cellular only: f1 (default), f2, f2-f1, cell */
+    double jitter;                  /* cellular only: [0, 1], default 1 */
     double period;         /* > 0: the field repeats with this period (plane units) in x and
                               y; 0: not periodic. See "Periodic fields" above. */
 } noise_spec;
@@ -151,7 +200,7 @@ int noise_param_applies(const noise_param *p, noise_kind kind);
  * The table is static and constant. */
 const noise_param *noise_params(size_t *n_params);
 
-/* Kind names: "value", "perlin", "simplex", "improved". NULL if out of range. */
+/* Kind names: "value", "perlin", "simplex", "improved", "cellular". NULL if out of range. */
 const char *noise_kind_name(noise_kind kind);
 /* Returns 0 and sets *out, or NOISE_EKIND. */
 int noise_kind_from_name(const char *name, noise_kind *out);
@@ -166,8 +215,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * unspecified and writes a NUL-terminated message to err (if err_size > 0)
  * naming the parameter, the accepted range and the value sent, e.g.
  * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
- * for value and perlin (other kinds: NOISE_EUNKNOWN with a message saying so).
- * `period` is accepted for value, perlin and improved (simplex: NOISE_EUNKNOWN
+ * for value and perlin, `distance`, `return` and `jitter` only for cellular
+ * (other kinds: NOISE_EUNKNOWN with a message saying so). `period` is
+ * accepted for value, perlin, improved and cellular (simplex: NOISE_EUNKNOWN
  * saying why), with lattice=square only, and when every octave's period in
  * cells is a whole number in 1..2^30 (NOISE_ERANGE naming the octave). */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
@@ -177,8 +227,11 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
 /* Canonical text of the field's parameters: every parameter in canonical
  * order, defaults included, numbers in shortest round-trip form, e.g.
  * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
- * (plus "&period=..." when period > 0, and "&t=..." when has_t). Two specs
- * that mean the same field give the same text. Kind and seed are not included. Returns the length written
+ * (plus "&period=..." when period > 0, and "&t=..." when has_t). cellular, a
+ * kind added after NOISE_VERSION 1, always lists its own parameters instead
+ * of lattice: "...&warp=0&distance=euclidean&return=f1&jitter=1". The text
+ * of the kinds of version 1 does not change. Two specs that mean the same
+ * field give the same text. Kind and seed are not included. Returns the length written
  * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
 
@@ -274,7 +327,9 @@ int noise_simd_set(noise_simd path);
  * with its Makefile (-ffp-contract=off, no fast-math) and on every
  * instruction-set path above. A release that changes any value bumps it,
  * so a caller that caches or stores values (tiles, heightmaps) can key them
- * on it. Version 1 is pinned by tests/test_noise_golden.c. */
+ * on it. Version 1 is pinned by tests/test_noise_golden.c. The shared
+ * library's soname (libnoisetile.so.N) changes when a public struct or
+ * signature changes: noise_spec grew cellular's fields in .so.2. */
 #define NOISE_VERSION 1
 
 #endif

@@ -10,6 +10,7 @@
 #include "noise.h"
 #include "noise_field.h"
 #include "noise_kernels.h"
+#include "noise_cellular.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,10 @@ NE_DEFINE_LOOPS(perlin_tet3, E_PERLIN_TET3, 1)
 NE_DEFINE_LOOPS(simplex_tet3, E_SIMPLEX_TET3, 1)
 NE_DEFINE_LOOPS(improved2, E_IMPROVED2, 0)
 NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
+#define E_CELLULAR2(x, y, z, w, g) ((void)(z), nc_eval(&L->cell, NE_SEED, NE_PER, 0, x, y, 0.0, w, g))
+#define E_CELLULAR3(x, y, z, w, g) nc_eval(&L->cell, NE_SEED, NE_PER, 1, x, y, z, w, g)
+NE_DEFINE_LOOPS(cellular2, E_CELLULAR2, 0)
+NE_DEFINE_LOOPS(cellular3, E_CELLULAR3, 1)
 
 /* Rows of the 2D square lattice share the row's y work (cell row, fade)
  * and the corner hashes while x stays in a cell; the right corners of one
@@ -298,13 +303,38 @@ NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
 NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
 
+/* Cellular rows: a column cache of the cells around the samples
+ * (noise_cellular.h); 2D one-octave tiles straight into floats. */
+#define NE_CELL_ROWS(name, D3)                                                                          \
+    static void name##_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        nc_row(D3, 0, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                    \
+    }                                                                                                   \
+    static void name##_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        nc_row(D3, 1, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                    \
+    }
+NE_CELL_ROWS(cellular2, 0)
+NE_CELL_ROWS(cellular3, 1)
+static void cellular2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
+{
+    if (fg)
+        nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, fg);
+    else
+        nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
+}
+
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 #define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 #define NE_SQ2BASE(name)                                                                                \
     { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, name##_acc, 0, name##_floatrow }
 
-/* The scalar reference, indexed by [kind][lattice][d3]; improved and
- * simplex ignore the lattice. */
+#define NE_CELLBASE2 { cellular2_fastrow_v, cellular2_fastrow_g, cellular2_pts_v, cellular2_pts_g, NULL, 0, cellular2_floatrow }
+
+/* The scalar reference, indexed by [kind][lattice][d3]; improved, simplex
+ * and cellular ignore the lattice. */
 const ne_base_table ne_bases_scalar = {
     [NOISE_VALUE] = {
         [NOISE_SQUARE] = { NE_SQ2BASE(value_sq2), NE_BASE(value_sq3) },
@@ -321,6 +351,10 @@ const ne_base_table ne_bases_scalar = {
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NE_BASE(improved2), NE_BASE(improved3) },
         [NOISE_TRIANGLE] = { NE_BASE(improved2), NE_BASE(improved3) },
+    },
+    [NOISE_CELLULAR] = {
+        [NOISE_SQUARE] = { NE_CELLBASE2, NE_FASTBASE(cellular3) },
+        [NOISE_TRIANGLE] = { NE_CELLBASE2, NE_FASTBASE(cellular3) },
     },
 };
 
@@ -373,6 +407,7 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
     }
     L->amp_sum = sum;
     L->base = ne_pick_base(kind, lattice, d3 ? 1 : 0, periodic);
+    nc_setup(&L->cell, spec, L->d3);
 }
 
 static uint32_t ne_layer_seed(const noise_spec *spec, int layer)

@@ -16,6 +16,16 @@
 
 typedef struct ne_layer ne_layer;
 
+/* A cellular layer's parameters (noise_cellular.h, set by nc_setup). */
+typedef struct {
+    int distance;   /* noise_cell_distance */
+    int ret;        /* noise_cell_return */
+    int need2;      /* f2 or f2-f1: the two nearest points are needed */
+    double jitter;  /* [0, 1] */
+    double lo, hi;  /* every feature point's offset in its cell lies in [lo, hi] on each axis */
+    double scale;   /* 2 / bound: value = F * scale - 1 */
+} ne_cell;
+
 /* Base noise of octave k of a layer at n points (plane coordinates xs, and
  * ys[i] or the row's y; t): noise value v[i] and noise-space gradient
  * g[0][i], g[1][i] (and g[2][i] in 3D); the _v variants leave g alone. */
@@ -60,6 +70,7 @@ struct ne_layer {
     double amp_sum;
     const unsigned char *perm[NE_MAX_OCTAVES]; /* improved only */
     uint32_t period[NE_MAX_OCTAVES]; /* cells per period of octave k; 0: not periodic */
+    ne_cell cell;                              /* cellular only */
 };
 
 /* Periods (noise_spec.c). 1 if the spec asks for a period its kind and

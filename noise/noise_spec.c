@@ -14,11 +14,27 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
+static const char *const distance_names[] = { "euclidean", "manhattan", "chebyshev", NULL };
+static const char *const return_names[] = { "f1", "f2", "f2-f1", "cell", NULL };
 
-enum { P_FREQUENCY, P_OCTAVES, P_LACUNARITY, P_GAIN, P_FRACTAL, P_WARP, P_LATTICE, P_PERIOD, P_T, P_COUNT };
+enum {
+    P_FREQUENCY,
+    P_OCTAVES,
+    P_LACUNARITY,
+    P_GAIN,
+    P_FRACTAL,
+    P_WARP,
+    P_LATTICE,
+    P_DISTANCE,
+    P_RETURN,
+    P_JITTER,
+    P_PERIOD,
+    P_T,
+    P_COUNT
+};
 
 static const noise_param params[P_COUNT] = {
     [P_FREQUENCY] = { "frequency", NOISE_PARAM_NUMBER, "plane coordinates are multiplied by it before sampling",
@@ -32,10 +48,20 @@ static const noise_param params[P_COUNT] = {
                  NULL, 0 },
     [P_LATTICE] = { "lattice", NOISE_PARAM_ENUM, "lattice of value and perlin noise", 0, 0, 0, 0, 0, 0,
                     lattice_names, "square", NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) },
+    [P_DISTANCE] = { "distance", NOISE_PARAM_ENUM, "how cellular noise measures the distance to a feature point",
+                     0, 0, 0, 0, 0, 0, distance_names, "euclidean", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_RETURN] = { "return", NOISE_PARAM_ENUM,
+                   "what cellular noise returns: the nearest (f1) or second-nearest (f2) feature point's distance, "
+                   "their difference (f2-f1), or the nearest point's cell value (cell)",
+                   0, 0, 0, 0, 0, 0, return_names, "f1", NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_JITTER] = { "jitter", NOISE_PARAM_NUMBER,
+                   "how far cellular feature points stray from their cell's centre: 0 a square grid, 1 anywhere in the cell",
+                   0, 1, 0, 0, 0, 1, NULL, NULL, NOISE_KIND_BIT(NOISE_CELLULAR) },
     [P_PERIOD] = { "period", NOISE_PARAM_NUMBER,
                    "present: the field repeats with this period (plane units) in x and y, for seamless textures",
                    0, 1e9, 1, 0, 1, 0, NULL, NULL,
-                   NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_IMPROVED) },
+                   NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_IMPROVED) |
+                       NOISE_KIND_BIT(NOISE_CELLULAR) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
               -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
@@ -125,6 +151,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->has_t = 0;
     spec->t = 0;
     spec->lattice = NOISE_SQUARE;
+    spec->distance = NOISE_EUCLIDEAN;
+    spec->cell_return = NOISE_F1;
+    spec->jitter = params[P_JITTER].default_number;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -413,11 +442,13 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
         }
         if (!noise_param_applies(&params[id], kind)) {
-            char kinds[80];
+            char kinds[80], where[112], sent[48];
             kinds_text(&params[id], kinds, sizeof kinds);
+            snprintf(where, sizeof where, "%s, not to %s", kinds, kind_names[kind]);
+            snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
             if (err && err_size > 0)
-                snprintf(err, err_size, "parameter '%s' applies only to %s, not to %s%s", params[id].name, kinds,
-                         kind_names[kind], why_not(id, kind));
+                snprintf(err, err_size, "parameter '%s' applies only to %s%s; got '%s'", params[id].name, where,
+                         why_not(id, kind), sent);
             return NOISE_EUNKNOWN;
         }
         if (seen[id])
@@ -436,6 +467,9 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_FRACTAL: spec->fractal = (noise_fractal)choice; break;
         case P_WARP: spec->warp = num; break;
         case P_LATTICE: spec->lattice = (noise_lattice)choice; break;
+        case P_DISTANCE: spec->distance = (noise_cell_distance)choice; break;
+        case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
+        case P_JITTER: spec->jitter = num; break;
         case P_PERIOD: spec->period = num; break;
         case P_T:
             spec->has_t = 1;
@@ -472,6 +506,14 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
            l, g, fr, w);
     if (noise_param_applies(&params[P_LATTICE], spec->kind))
         append(buf, buf_size, &n, "&lattice=%s", spec->lattice == NOISE_TRIANGLE ? "triangle" : "square");
+    /* cellular (a kind added after NOISE_VERSION 1) always lists its own
+     * three parameters */
+    if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
+        noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, num, sizeof num);
+        append(buf, buf_size, &n, "&distance=%s&return=%s&jitter=%s",
+               distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
+               return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], num);
+    }
     if (ne_spec_periodic(spec)) {
         noise_format_double(spec->period, num, sizeof num);
         append(buf, buf_size, &n, "&period=%s", num);

@@ -1102,6 +1102,8 @@ NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
 NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
 NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
+#include "noise_cellular_vec.h"
+
 #define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
@@ -1123,6 +1125,10 @@ static const ne_base_table nv_bases = {
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
         [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+    },
+    [NOISE_CELLULAR] = {
+        [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
+        [NOISE_TRIANGLE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
     },
 };
 

@@ -99,7 +99,13 @@ static int parse_field(const char *text, plan *p, char *err, size_t err_size)
     *slash = '\0';
     int64_t seed;
     if (noise_kind_from_name(buf, &p->kind) != 0) {
-        snprintf(err, err_size, "unknown kind '%s' (value, perlin, simplex, improved)", buf);
+        char known[128];
+        size_t used = 0;
+        known[0] = '\0';
+        for (int k = 0; k < NOISE_KIND_COUNT && used < sizeof known; k++)
+            used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                                     noise_kind_name((noise_kind)k));
+        snprintf(err, err_size, "unknown kind '%s' (%s)", buf, known);
         return -1;
     }
     if (route_parse_int(slash + 1, strlen(slash + 1), 0, UINT32_MAX, &seed) != 0) {

@@ -26,7 +26,7 @@ check() {  # check NAME COMMAND...
 prefix=$tmp/prefix
 check "make install PREFIX=<temporary>" make --no-print-directory install BUILD="$BUILD" PREFIX="$prefix"
 check "installed files" test -f "$prefix/include/noisetile/noise.h" -a -f "$prefix/lib/libnoisetile.a" \
-  -a -L "$prefix/lib/libnoisetile.so" -a -L "$prefix/lib/libnoisetile.so.1" -a -f "$prefix/lib/pkgconfig/noisetile.pc"
+  -a -L "$prefix/lib/libnoisetile.so" -a -L "$prefix/lib/libnoisetile.so.2" -a -f "$prefix/lib/pkgconfig/noisetile.pc"
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 # the README's answer: the numbers of its /point JSON for perlin 7
@@ -50,7 +50,7 @@ build_and_compare() {  # build_and_compare NAME PKG_CONFIG_FLAGS...
 check "example, shared library, prints the README's numbers" build_and_compare shared
 check "example, static library (pkg-config --static), prints the README's numbers" \
   build_and_compare static --static
-check "example binary uses libnoisetile.so.1" bash -c "LD_LIBRARY_PATH='$prefix/lib' ldd '$tmp/point-shared' | grep -q 'libnoisetile.so.1 => $prefix/lib/'"
+check "example binary uses libnoisetile.so.2" bash -c "LD_LIBRARY_PATH='$prefix/lib' ldd '$tmp/point-shared' | grep -q 'libnoisetile.so.2 => $prefix/lib/'"
 # the same answer on every path the CPU has
 paths_agree() {
   local p ref=""

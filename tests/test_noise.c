@@ -363,7 +363,9 @@ static void test_far_smooth(void)
 {
     static const double origins[] = { 1e9, -1e9, 1e12, -1e12 };
     for (int b = 0; b < TN_N_BASES; b++)
-        for (int o = 0; o < 4; o++) {
+        for (int o = 0; o < 4 && !TN_CREASED(tn_bases[b].kind); o++) {
+            /* (cellular's creases break the trapezoid rule; its exactness far
+             * out is checked against brute force in test_noise_cellular.c) */
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, 3);
             s.lattice = tn_bases[b].lattice;

@@ -87,6 +87,25 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "t=1&frequency=2&t=1", NOISE_EDUP, "parameter 't' given twice" },
     { NOISE_SIMPLEX, "lattice=square", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to simplex" },
     { NOISE_IMPROVED, "lattice=triangle", NOISE_EUNKNOWN, "not to improved" },
+    /* cellular: its own parameters always in its canonical text (a kind
+     * added after NOISE_VERSION 1), lattice refused; its parameters refused
+     * for the other kinds */
+    { NOISE_CELLULAR, "", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&distance=euclidean&return=f1&jitter=1" },
+    { NOISE_CELLULAR, "jitter=0.25&return=f2-f1&distance=chebyshev&t=-0",
+      0, "&warp=0&distance=chebyshev&return=f2-f1&jitter=0.25&t=0" },
+    { NOISE_CELLULAR, "jitter=0&return=cell&distance=manhattan", 0, "&distance=manhattan&return=cell&jitter=0" },
+    { NOISE_CELLULAR, "jitter=-0", 0, "&jitter=0" },
+    { NOISE_CELLULAR, "return=f2", 0, "&return=f2&" },
+    { NOISE_CELLULAR, "distance=foo", NOISE_ESYNTAX, "distance must be one of euclidean, manhattan, chebyshev, got 'foo'" },
+    { NOISE_CELLULAR, "return=f3", NOISE_ESYNTAX, "return must be one of f1, f2, f2-f1, cell, got 'f3'" },
+    { NOISE_CELLULAR, "jitter=2", NOISE_ERANGE, "jitter must be a number in [0, 1], got '2'" },
+    { NOISE_CELLULAR, "jitter=-0.1", NOISE_ERANGE, "jitter must be a number in [0, 1], got '-0.1'" },
+    { NOISE_CELLULAR, "jitter=nan", NOISE_ERANGE, "got 'nan'" },
+    { NOISE_CELLULAR, "lattice=triangle", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to cellular; got 'triangle'" },
+    { NOISE_CELLULAR, "return=f1&return=f1", NOISE_EDUP, "parameter 'return' given twice" },
+    { NOISE_PERLIN, "distance=manhattan", NOISE_EUNKNOWN, "'distance' applies only to cellular, not to perlin" },
+    { NOISE_VALUE, "jitter=0.5", NOISE_EUNKNOWN, "'jitter' applies only to cellular, not to value" },
+    { NOISE_IMPROVED, "return=f1", NOISE_EUNKNOWN, "'return' applies only to cellular, not to improved" },
     /* period: absent leaves the canonical text as it was; present, it follows lattice, before t */
     { NOISE_PERLIN, "period=4", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4" },
     { NOISE_VALUE, "t=2&period=4.0&octaves=3", 0, "&octaves=3&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4&t=2" },
@@ -104,7 +123,7 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "period=", NOISE_ESYNTAX, "period must be a number in (0, 1e9], got an empty value" },
     { NOISE_PERLIN, "period=4&period=4", NOISE_EDUP, "parameter 'period' given twice" },
     { NOISE_SIMPLEX, "period=4", NOISE_EUNKNOWN,
-      "parameter 'period' applies only to value, perlin and improved, not to simplex: simplex noise's triangular "
+      "parameter 'period' applies only to value, perlin, improved and cellular, not to simplex: simplex noise's triangular "
       "lattice has no square period ((P, 0) and (0, P) are never both lattice vectors, as sqrt 3 is irrational)" },
     { NOISE_VALUE, "period=4&lattice=triangle", NOISE_ERANGE, "period needs lattice=square: the triangle lattice has no square period" },
     { NOISE_PERLIN, "lattice=triangle&period=4", NOISE_ERANGE, "period needs lattice=square" },
@@ -118,6 +137,8 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "period=1e9&frequency=2", NOISE_ERANGE,
       "period x frequency (octave 0's period in lattice cells) must be at most 1073741824 (2^30), got 2e9: lower period, frequency, lacunarity or octaves" },
     { NOISE_VALUE, "period=1e6&octaves=16", NOISE_ERANGE, "period x frequency x lacunarity^11 (octave 11's period in lattice cells) must be at most 1073741824" },
+    { NOISE_CELLULAR, "period=4&distance=manhattan", 0, "&distance=manhattan&return=f1&jitter=1&period=4" },
+    { NOISE_CELLULAR, "t=1&period=4", 0, "&jitter=1&period=4&t=1" },
 };
 
 /* Splits "a=1&b=2" into names and values (in place, at most 16 pairs). */
@@ -170,14 +191,16 @@ static void test_canonical_round_trip(void)
 {
     const char *queries[] = { "frequency=0.3&octaves=5&gain=0.7&fractal=ridged&warp=2.5&t=-3.25&lattice=triangle",
                               "lacunarity=1.9999999999999998&frequency=123456.789", "t=1e-300", "" };
-    for (int k = 0; k < 2; k++)
+    const char *cell_queries[] = { "return=f2-f1&jitter=0.1&distance=manhattan&octaves=3&t=2",
+                                   "jitter=0.30000000000000004&return=cell", "distance=chebyshev&warp=1.5", "" };
+    for (int k = 0; k < 3; k++)
         for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
             char q[256], q2[256], canon[256], canon2[256], err[256];
             const char *names[16], *values[16];
-            snprintf(q, sizeof q, "%s", queries[i]);
+            snprintf(q, sizeof q, "%s", k == 2 ? cell_queries[i] : queries[i]);
             size_t n = split_query(q, names, values);
             noise_spec a, b;
-            noise_kind kind = k ? NOISE_VALUE : NOISE_PERLIN;
+            noise_kind kind = k == 2 ? NOISE_CELLULAR : k ? NOISE_VALUE : NOISE_PERLIN;
             CHECK(noise_spec_parse(&a, kind, 7, n, names, values, err, sizeof err) == 0);
             CHECK(noise_spec_canonical(&a, canon, sizeof canon) > 0);
             snprintf(q2, sizeof q2, "%s", canon);
@@ -187,7 +210,8 @@ static void test_canonical_round_trip(void)
             CHECKF(strcmp(canon, canon2) == 0, "'%s' vs '%s'", canon, canon2);
             CHECK(a.frequency == b.frequency && a.octaves == b.octaves && a.lacunarity == b.lacunarity &&
                   a.gain == b.gain && a.fractal == b.fractal && a.warp == b.warp && a.has_t == b.has_t &&
-                  a.t == b.t && a.lattice == b.lattice);
+                  a.t == b.t && a.lattice == b.lattice && a.distance == b.distance &&
+                  a.cell_return == b.cell_return && a.jitter == b.jitter);
         }
     /* a parsed default equals noise_spec_default's canonical text */
     noise_spec d, p;
@@ -250,9 +274,10 @@ static void test_kinds_and_params(void)
     CHECK(noise_kind_name(NOISE_KIND_COUNT) == NULL);
     size_t n = 0;
     const noise_param *p = noise_params(&n);
-    CHECK(n == 9);
-    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "period", "t" };
-    for (size_t i = 0; i < n && i < 9; i++)
+    CHECK(n == 12);
+    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice",
+                            "distance", "return", "jitter", "period", "t" };
+    for (size_t i = 0; i < n && i < 12; i++)
         CHECKF(strcmp(p[i].name, order[i]) == 0, "param %zu is %s", i, p[i].name);
     /* the defaults in the table are the ones noise_spec_default uses */
     noise_spec d;
@@ -263,8 +288,18 @@ static void test_kinds_and_params(void)
     CHECK(p[1].type == NOISE_PARAM_INTEGER && p[1].min == 1 && p[1].max == 16);
     CHECK(p[4].type == NOISE_PARAM_ENUM && strcmp(p[4].default_choice, "fbm") == 0 &&
           strcmp(p[4].choices[2], "ridged") == 0 && p[4].choices[3] == NULL);
-    CHECK(p[7].optional == 1 && p[7].min == 0 && p[7].min_exclusive && p[7].max == 1e9);
-    CHECK(p[8].optional == 1);
+    CHECK(p[10].optional == 1 && p[10].min == 0 && p[10].min_exclusive && p[10].max == 1e9);
+    CHECK(p[11].optional == 1);
+    /* cellular's rows: defaults as noise_spec_default, cellular only */
+    noise_spec_default(&d, NOISE_CELLULAR, 0);
+    CHECK(strcmp(p[7].default_choice, "euclidean") == 0 && d.distance == NOISE_EUCLIDEAN);
+    CHECK(strcmp(p[8].default_choice, "f1") == 0 && d.cell_return == NOISE_F1 && strcmp(p[8].choices[2], "f2-f1") == 0);
+    CHECK(p[9].default_number == d.jitter && d.jitter == 1 && p[9].min == 0 && p[9].max == 1 && !p[9].min_exclusive);
+    for (int i = 7; i <= 9; i++)
+        for (int kd = 0; kd < NOISE_KIND_COUNT; kd++)
+            CHECK(noise_param_applies(&p[i], (noise_kind)kd) == (kd == NOISE_CELLULAR));
+    CHECK(!noise_param_applies(&p[6], NOISE_CELLULAR));
+    CHECK(noise_kind_from_name("cellular", &k) == 0 && k == NOISE_CELLULAR && NOISE_CELLULAR == 4);
     for (int e = -6; e <= 0; e++)
         CHECK(noise_strerror(e) != NULL && noise_strerror(e)[0] != '\0');
     /* errors with no message buffer, and a truncated one */

@@ -6,6 +6,7 @@
 
 #include "noise.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* splitmix64 */
@@ -23,6 +24,18 @@ static inline double tn_uniform(uint64_t *state, double lo, double hi)
     return lo + (hi - lo) * ((double)(tn_rand(state) >> 11) * 0x1p-53);
 }
 
+/* FNV-1a, 64-bit, over n bytes: the golden checksums of grids of floats. */
+static inline uint64_t tn_fnv1a(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
 /* Every (kind, lattice) pair the core accepts. */
 typedef struct {
     noise_kind kind;
@@ -34,7 +47,11 @@ static const tn_base tn_bases[] = {
     { NOISE_VALUE, NOISE_SQUARE, "value" },     { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle" },
     { NOISE_PERLIN, NOISE_SQUARE, "perlin" },   { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle" },
     { NOISE_SIMPLEX, NOISE_SQUARE, "simplex" }, { NOISE_IMPROVED, NOISE_SQUARE, "improved" },
+    { NOISE_CELLULAR, NOISE_SQUARE, "cellular" },
 };
+/* Kinds with creases in one octave (cellular: where two feature points are
+ * equally near): fewer claims of smoothness hold for them. */
+#define TN_CREASED(kind) ((kind) == NOISE_CELLULAR)
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };

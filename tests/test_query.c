@@ -102,7 +102,7 @@ static void test_messages_from_the_table(void)
     query_result q;
     char err[ERRORS_MSG_MAX] = "";
     CHECK(query_parse(&a, NOISE_SIMPLEX, 1, 0, &q, err, sizeof err) == ERR_BAD_REQUEST);
-    CHECKF(strcmp(err, "parameter 'lattice' applies only to value and perlin, not to simplex") == 0,
+    CHECKF(strcmp(err, "parameter 'lattice' applies only to value and perlin, not to simplex; got 'triangle'") == 0,
            "%s", err);
     CHECK(query_parse(&a, NOISE_PERLIN, 1, QUERY_RENDER, &q, err, sizeof err) == 0);
     CHECK(q.spec.lattice == NOISE_TRIANGLE && q.render.palette == RENDER_GRAY && !q.render.shade);

@@ -186,7 +186,8 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
   const api = await (await fetch(`${base}/api/kinds`)).json();
   const raw = JSON.stringify(api);
   const names = await page.evaluate(() => [...document.querySelectorAll('#controls [data-param]')].map((e) => e.dataset.param));
-  for (const want of ['kind', 'seed', 'frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice', 'period', 'palette', 'shade', 'zero']) {
+  for (const want of ['kind', 'seed', 'frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice',
+    'distance', 'return', 'jitter', 'period', 'palette', 'shade', 'zero']) {
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
@@ -342,9 +343,25 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   await page.click('label[for="p-kind-simplex"]');
   await waitTiles(page, '/simplex/');
   assert.equal(await page.isVisible('[data-param=lattice]'), false, 'no lattice control for simplex');
+  for (const n of ['distance', 'return', 'jitter'])
+    assert.equal(await page.isVisible(`[data-param=${n}]`), false, `no ${n} control for simplex`);
+  // cellular: its own three controls, no lattice; a choice reaches the tiles
+  await page.click('label[for="p-kind-cellular"]');
+  await waitTiles(page, '/cellular/');
+  for (const n of ['distance', 'return', 'jitter'])
+    assert.equal(await page.isVisible(`[data-param=${n}]`), true, `${n} control for cellular`);
+  assert.equal(await page.isVisible('[data-param=lattice]'), false, 'no lattice control for cellular');
+  const startCell = requests.length;
+  await page.click('label[for="p-return-f2-f1"]');
+  await page.waitForFunction(() => location.hash.includes('return=f2-f1'));
+  await waitTiles(page, '/cellular/');
+  const cellTiles = requests.slice(startCell).filter((u) => u.includes('/cellular/') && TILE_RE.test(new URL(u).pathname));
+  assert.ok(cellTiles.length > 0 && cellTiles.every((u) => u.includes('return=f2-f1')), `cellular tiles ask for f2-f1: ${cellTiles[0]}`);
   await page.click('label[for="p-kind-perlin"]');
   await waitTiles(page, '/perlin/');
   assert.equal(await page.isVisible('[data-param=lattice]'), true, 'lattice control for perlin');
+  for (const n of ['distance', 'return', 'jitter'])
+    assert.equal(await page.isVisible(`[data-param=${n}]`), false, `no ${n} control for perlin`);
   const start = requests.length;
   await page.click('#play');
   await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0, null, { timeout: 30000 });

@@ -147,7 +147,7 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   const r = await get(`${d.url}/api/kinds`);
   assert.equal(r.status, 200);
   const j = r.json;
-  assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved']);
+  assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
   const byName = Object.fromEntries(j.parameters.map((p) => [p.name, p]));
   for (const n of ['frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice'])
     assert.ok(byName[n], `parameter ${n}`);
@@ -168,10 +168,12 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   // Every advertised default is accepted, and the range edges are enforced.
   for (const p of j.parameters) {
     if (p.default === undefined || p.name === 'lattice') continue;
-    const ok = await get(`${d.url}/perlin/1/point?x=0.5&y=0.5&${p.name}=${p.default}`);
+    // a kind the parameter applies to (cellular's own parameters: cellular)
+    const kind = p.kinds.includes('perlin') ? 'perlin' : p.kinds[0];
+    const ok = await get(`${d.url}/${kind}/1/point?x=0.5&y=0.5&${p.name}=${p.default}`);
     assert.equal(ok.status, 200, `${p.name}=${p.default}: ${ok.text}`);
     if (typeof p.maximum === 'number' && !p.exclusiveMaximum) {
-      const over = await get(`${d.url}/perlin/1/point?x=0.5&y=0.5&${p.name}=${p.maximum * 2 + 1}`);
+      const over = await get(`${d.url}/${kind}/1/point?x=0.5&y=0.5&${p.name}=${p.maximum * 2 + 1}`);
       assert.equal(over.status, 400, `${p.name} over its maximum`);
       assert.match(over.json.error.message, new RegExp(p.name));
     }
@@ -203,6 +205,26 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
     assert.ok(names.includes(n), `tile parameter ${n}`);
   const oct = tileGet.parameters.find((p) => p.name === 'octaves');
   assert.deepEqual([oct.schema.minimum, oct.schema.maximum, oct.schema.default], [1, 16, 1]);
+  // Every operation that can answer 422 (work over the per-request limit)
+  // says so, and the routes that cannot reach it do not.
+  const costly = [
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'get', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'head', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'get', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'head', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/stats', 'get', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
+    ['/{kind}/{seed}/stats', 'head', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
+  ];
+  for (const [p, method, url] of costly) {
+    const a = await get(`${d.url}${url}`, { method: method.toUpperCase() });
+    assert.equal(a.status, 422, `${method} ${url}: ${a.text}`);
+    if (method === 'get') assert.match(a.json.error.message, /limit/);
+    const listed = doc.paths[p][method].responses['422'];
+    assert.ok(listed, `${method} ${p} lists 422`);
+    assert.equal(listed.$ref, '#/components/responses/TooCostly');
+  }
+  assert.match(doc.components.responses.TooCostly.description, /^Request too costly: .*limit of 50000000 units/);
+  assert.ok(!tileGet.responses['422']);
   // The kinds the document lists are the ones the daemon serves.
-  assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved']);
+  assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
 });

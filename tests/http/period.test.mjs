@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { startDaemon, get } from './daemon.mjs';
+import { seamCheck } from './seams.mjs';
 
 let d;
 before(async () => { d = await startDaemon({ args: ['--cache-mb', '64'] }); });
@@ -22,28 +23,13 @@ async function ok(url, init) {
   return r;
 }
 
-// Mean |second difference| across a join against the same measure inside
-// (as tiles.test.mjs): a's last three pixels then b's first three, per line.
-function seamCheck(a, b, W, horizontal, channel) {
-  const at = (png, i, j) => png.data[4 * (j * W + i) + channel];
-  let seam = 0, inner = 0;
-  for (let t = 0; t < W; t++) {
-    const line = horizontal
-      ? [at(a, W - 3, t), at(a, W - 2, t), at(a, W - 1, t), at(b, 0, t), at(b, 1, t), at(b, 2, t)]
-      : [at(a, t, W - 3), at(a, t, W - 2), at(a, t, W - 1), at(b, t, 0), at(b, t, 1), at(b, t, 2)];
-    const d2 = (k) => Math.abs(line[k - 1] - 2 * line[k] + line[k + 1]);
-    seam += d2(2) + d2(3);
-    inner += d2(1) + d2(4);
-  }
-  return { seam: seam / (2 * W), inner: inner / (2 * W) };
-}
-
 const FIELDS = [
   // kind, seed, query: the period is the zoom-0 tile, or half of it
   ['perlin', 7, 'period=16&octaves=5&palette=terrain&shade=1'],
   ['value', 3, 'period=16&frequency=0.75&octaves=3&fractal=ridged'],
   ['improved', 0, 'period=8&octaves=4&palette=viridis&shade=1'],
   ['perlin', 11, 'period=16&octaves=3&warp=0.5&t=1.5&shade=1'],
+  ['cellular', 4, 'period=16&octaves=2&return=f2-f1&palette=terrain'],
 ];
 
 test('a tile pyramid of a periodic field wraps: tile (z, x + n, y) and (z, x, y - n) are tile (z, x, y), n tiles a period', async () => {
@@ -96,7 +82,7 @@ test('the tiles across the wrap join like any neighbours (decoded pixels); witho
 
 test('every encoding repeats: /point, /points, .npy, .r16, terrarium, grid.npy, stats', async () => {
   const q = 'period=4&octaves=4&frequency=1.5';
-  for (const kind of ['value', 'perlin', 'improved']) {
+  for (const kind of ['value', 'perlin', 'improved', 'cellular']) {
     // /point: the same JSON numbers one period away (x and y, negative too)
     const p0 = await ok(`${d.url}/${kind}/5/point?x=0.3125&y=-1.75&${q}`);
     assert.equal(p0.json.params.period, 4);
@@ -163,7 +149,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
   assert.equal(p.type, 'number');
   assert.equal(p.optional, true);
   assert.equal(p.default, undefined);
-  assert.deepEqual(p.kinds, ['value', 'perlin', 'improved']);
+  assert.deepEqual(p.kinds, ['value', 'perlin', 'improved', 'cellular']);
   assert.equal(p.exclusiveMinimum, true);
   assert.match(p.description, /repeats/);
   const openapi = (await ok(`${d.url}/openapi.json`)).json;
@@ -172,7 +158,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
   assert.ok(q, 'period in the tile operation');
   assert.equal(q.required, false);
   assert.equal(q.schema.exclusiveMinimum, 0);
-  assert.match(q.description, /\(value, perlin and improved only\)$/);
+  assert.match(q.description, /\(value, perlin, improved and cellular only\)$/);
   const tj = (await ok(`${d.url}/perlin/7/tile.json?period=16.0&octaves=3`)).json;
   assert.match(tj.tiles[0], /[?&]period=16(&|$)/);
   assert.match(tj.tiles[0], /lattice=square&period=16/);
@@ -180,7 +166,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
 
 test('a bad period is a 400 that says why, on every endpoint', async () => {
   const cases = [
-    ['simplex', 'period=16', "parameter 'period' applies only to value, perlin and improved, not to simplex: simplex noise's triangular lattice has no square period"],
+    ['simplex', 'period=16', "parameter 'period' applies only to value, perlin, improved and cellular, not to simplex: simplex noise's triangular lattice has no square period"],
     ['perlin', 'lattice=triangle&period=16', 'period needs lattice=square: the triangle lattice has no square period'],
     ['value', 'period=16&lattice=triangle', 'period needs lattice=square'],
     ['perlin', 'period=0', "period must be a number in (0, 1e9], got '0'"],
