@@ -6,7 +6,8 @@
  * the vector paths (commit 117be87, linked in as bench_today_*:
  * bench_noise_today.c), side by side in the same run with stb_perlin
  * (stb_perlin_noise3 at z = 0, and its fbm at 6 octaves) and libnoise's
- * Perlin module with one octave, over the same points.
+ * Perlin module with one octave, over the same points; and Perlin with
+ * period 16 (tileable), against the same fills without it.
  *
  * Further tables: 10,000-point batches (noise_eval_points) per path, and
  * single points: noise_eval_point (which prepares the field on each call:
@@ -53,6 +54,7 @@ typedef struct {
     int octaves;
     int with_grads;
     noise_lattice lattice;
+    double period;             /* > 0: a periodic field (the same tile, wrapped lattice) */
     const char *param, *value; /* one more field parameter (a variant), or NULL */
 } bench_case;
 
@@ -82,6 +84,7 @@ static void fill(const bench_case *c)
         }
         s.octaves = c->octaves;
         s.lattice = c->lattice;
+        s.period = c->period;
         noise_eval_grid(&s, X0, Y0, STEP, W, W, values, c->with_grads ? grads : NULL);
     } else if ((int)c->kind == -3) {
         bench_libnoise_perlin_fill(X0, Y0, STEP, W, W, values);
@@ -171,22 +174,27 @@ int main(void)
         { "value triangle, 1 octave, gradients", NOISE_VALUE, 1, 1, NOISE_TRIANGLE },
         { "perlin triangle, 1 octave", NOISE_PERLIN, 1, 0, NOISE_TRIANGLE },
         { "perlin triangle, 1 octave, gradients", NOISE_PERLIN, 1, 1, NOISE_TRIANGLE },
+        /* tileable: the perlin rows with period 16; no "today" column */
+        { "perlin, 1 octave, period 16", NOISE_PERLIN, 1, 0, 0, 16 },
+        { "perlin, 1 octave, gradients, period 16", NOISE_PERLIN, 1, 1, 0, 16 },
+        { "perlin, 6 octaves, period 16", NOISE_PERLIN, 6, 0, 0, 16 },
+        { "perlin, 6 octaves, gradients, period 16", NOISE_PERLIN, 6, 1, 0, 16 },
         /* issue 13: cellular (f1, euclidean, jitter 1: the defaults); no "today" column */
         { "cellular, 1 octave", NOISE_CELLULAR, 1, 0, 0 },
         { "cellular, 1 octave, gradients", NOISE_CELLULAR, 1, 1, 0 },
         { "cellular, 6 octaves", NOISE_CELLULAR, 6, 0, 0 },
         /* issue 13: the seed documents' variants; no "today" column */
-        { "classic (linear), 1 octave", NOISE_CLASSIC, 1, 0, 0, "fade", "linear" },
-        { "classic (linear), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, "fade", "linear" },
-        { "classic (quintic), 1 octave", NOISE_CLASSIC, 1, 0, 0, "fade", "quintic" },
-        { "classic (quintic), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, "fade", "quintic" },
-        { "classic (quintic), 6 octaves", NOISE_CLASSIC, 6, 0, 0, "fade", "quintic" },
-        { "perlin gradients=angle, 1 octave", NOISE_PERLIN, 1, 0, 0, "gradients", "angle" },
-        { "perlin gradients=angle, 1 octave, gradients", NOISE_PERLIN, 1, 1, 0, "gradients", "angle" },
-        { "simplex gradients=angle, 1 octave", NOISE_SIMPLEX, 1, 0, 0, "gradients", "angle" },
-        { "simplex gradients=angle, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, "gradients", "angle" },
-        { "simplex falloff=quartic, 1 octave", NOISE_SIMPLEX, 1, 0, 0, "falloff", "quartic" },
-        { "simplex falloff=quartic, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, "falloff", "quartic" },
+        { "classic (linear), 1 octave", NOISE_CLASSIC, 1, 0, 0, 0, "fade", "linear" },
+        { "classic (linear), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, 0, "fade", "linear" },
+        { "classic (quintic), 1 octave", NOISE_CLASSIC, 1, 0, 0, 0, "fade", "quintic" },
+        { "classic (quintic), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, 0, "fade", "quintic" },
+        { "classic (quintic), 6 octaves", NOISE_CLASSIC, 6, 0, 0, 0, "fade", "quintic" },
+        { "perlin gradients=angle, 1 octave", NOISE_PERLIN, 1, 0, 0, 0, "gradients", "angle" },
+        { "perlin gradients=angle, 1 octave, gradients", NOISE_PERLIN, 1, 1, 0, 0, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave", NOISE_SIMPLEX, 1, 0, 0, 0, "gradients", "angle" },
+        { "simplex gradients=angle, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, 0, "gradients", "angle" },
+        { "simplex falloff=quartic, 1 octave", NOISE_SIMPLEX, 1, 0, 0, 0, "falloff", "quartic" },
+        { "simplex falloff=quartic, 1 octave, gradients", NOISE_SIMPLEX, 1, 1, 0, 0, "falloff", "quartic" },
     };
     enum { N = sizeof cases / sizeof cases[0], C = NCOL };
     noise_simd best = noise_simd_active();
@@ -199,7 +207,8 @@ int main(void)
     int reps_n[N][C];
 #define RUNS(i, c)                                                                                              \
     (have[c] && ((int)cases[i].kind < 0 ? (c) == 0                                                            \
-                                        : ((c) != TODAY || (cases[i].kind < NOISE_CELLULAR && !cases[i].param))))
+                                        : ((c) != TODAY || (cases[i].kind < NOISE_CELLULAR && !cases[i].param && \
+                                                             cases[i].period == 0))))
     for (int i = 0; i < N; i++)
         for (int c = 0; c < C; c++)
             if (RUNS(i, c)) {
@@ -388,15 +397,22 @@ int main(void)
         printf("  10,000-point batches >= 4x faster per point than today: not measured (no 'today' here)\n");
     /* issue 13: a 1-octave cellular fill costs at most 3x the 1-octave
      * perlin fill per sample (same run, default path); each path shown */
-    int ci = 0; /* the 1-octave cellular row */
-    while (ci < N - 1 && cases[ci].kind != NOISE_CELLULAR)
-        ci++;
-    double cell1 = ns[ci][bc];
-    printf("  1-octave cellular fill <= 3x the 1-octave perlin fill: %.2fx %s\n", cell1 / perlin1,
-           cell1 / perlin1 <= 3 ? "met" : "NOT met");
+    int cell1 = 0, per1 = 0; /* the first cellular row, the first period row */
+    for (int i = N - 1; i >= 0; i--) {
+        if (cases[i].kind == NOISE_CELLULAR)
+            cell1 = i;
+        if (cases[i].period > 0)
+            per1 = i;
+    }
+    printf("  1-octave cellular fill <= 3x the 1-octave perlin fill: %.2fx %s\n", ns[cell1][bc] / perlin1,
+           ns[cell1][bc] / perlin1 <= 3 ? "met" : "NOT met");
     for (int c = 1; c < C; c++)
         if (have[c])
-            printf("    %s: cellular %.2f ns, perlin %.2f ns per sample: %.2fx\n", col_short[c], ns[ci][c], ns[7][c],
-                   ns[ci][c] / ns[7][c]);
+            printf("    %s: cellular %.2f ns, perlin %.2f ns per sample: %.2fx\n", col_short[c], ns[cell1][c], ns[7][c],
+                   ns[cell1][c] / ns[7][c]);
+    printf("\nperiod 16 against the same perlin fill without it (%s path): 1 octave %.2fx, with gradients %.2fx; "
+           "6 octaves %.2fx, with gradients %.2fx\n",
+           noise_simd_name(best), ns[per1][bc] / ns[7][bc], ns[per1 + 1][bc] / ns[8][bc], ns[per1 + 2][bc] / ns[9][bc],
+           ns[per1 + 3][bc] / ns[10][bc]);
     return 0;
 }

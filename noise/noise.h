@@ -29,8 +29,8 @@
  *   (frequency 1, one octave: noise(3.14, 42, 7) = 0.13691995878400012);
  *   other seeds shuffle the permutation (Fisher-Yates on hash(seed, i)).
  *   Like the reference it repeats every 256 cells along x and y (and t),
- *   with or without t: the only kind that repeats. Without t it is the
- *   z = 0 slice.
+ *   with or without t: the only kind that repeats without a period.
+ *   Without t it is the z = 0 slice.
  * - cellular (Worley) noise: each cell (a, b[, c]) of the square lattice
  *   holds one feature point at (a, b[, c]) + o, every offset o = 0.5 +
  *   jitter * (r - 0.5), r in [0, 1) from 16 bits of the cell's SmallXXHash
@@ -79,10 +79,24 @@
  *   like classic (no t; at 3D points d/dt = 0).
  * - Sines and cosines of hashed angles come from one function for every
  *   path (nl_sincos in noise_lattice.h), within 4.5e-16 of glibc's (measured 2.2e-16).
- * - Lattice indices are 64-bit; the other kinds never repeat (checked for
- *   periods 2^16, 2^23, 2^32) and stay smooth at 1e9 cells. At 1e12 cells a
- *   double resolves 2^-12 of a cell, and the triangle lattice's position
- *   scaling rounds to about that.
+ * - Periodic fields (period > 0; value, perlin and improved on the square
+ *   lattice, and cellular): f(x + period, y) = f(x, y + period) = f(x, y), values and
+ *   gradients (t stays free). Octave k has period * frequency * lacunarity^k
+ *   cells per period, which must be a whole number in 1..2^30 (the parser
+ *   refuses the rest; a trusted caller's octave that is not whole is left
+ *   unperiodic); its lattice indices are taken modulo that number before
+ *   hashing (improved: before the permutation, so improved with period 256
+ *   at frequency 1 is the plain field; cellular: each cell it looks at),
+ *   fractions, positions and gradients unchanged.
+ *   The warp fields share the period, so a warped field repeats too. The
+ *   shift is exact where (x + period) * frequency * lacunarity^k is exact
+ *   (dyadic coordinates and frequencies): there the values and gradients
+ *   repeat bit for bit. simplex and lattice=triangle have no square period
+ *   (sqrt 3 is irrational) and refuse it.
+ * - Lattice indices are 64-bit; without a period the other kinds never
+ *   repeat (checked for periods 2^16, 2^23, 2^32) and stay smooth at 1e9
+ *   cells. At 1e12 cells a double resolves 2^-12 of a cell, and the
+ *   triangle lattice's position scaling rounds to about that.
  *
  * Measured ranges, one octave (noise_eval_points, 16 seeds x 2^20 random
  * points in [-1e4, 1e4]^2 per row; fractal modes and warp stay inside
@@ -180,10 +194,16 @@ typedef struct {
     noise_cell_distance distance;   /* cellular only: euclidean (default), manhattan, chebyshev */
     noise_cell_return cell_return;  /* cellular only: f1 (default), f2, f2-f1, cell */
     double jitter;                  /* cellular only: [0, 1], default 1 */
+    double period;         /* > 0: the field repeats with this period (plane units) in x and
+                              y; 0: not periodic. See "Periodic fields" above. */
     noise_fade fade;       /* classic only; others ignore it */
     noise_gradients gradients; /* perlin and simplex only */
     noise_falloff falloff;     /* simplex only */
 } noise_spec;
+
+/* The largest period of an octave, in cells (2^30): period x frequency x
+ * lacunarity^k may not exceed it. */
+#define NOISE_PERIOD_MAX_CELLS 1073741824.0
 
 /* Error codes: 0 is success, these are negative. */
 enum {
@@ -247,7 +267,11 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * `fade` only for classic, `gradients` for perlin and simplex, `falloff` for
  * simplex, `t` for every kind but classic (otherwise: NOISE_EUNKNOWN with a
  * message saying so); `t` with gradients=angle or falloff=quartic (2D
- * functions) is NOISE_EUNKNOWN too. */
+ * functions) is NOISE_EUNKNOWN too. `period` is accepted for value, perlin
+ * (gradients=angle too), improved, cellular and classic (simplex:
+ * NOISE_EUNKNOWN saying why), with lattice=square only, and when every
+ * octave's period in cells is a whole number in 1..2^30 (NOISE_ERANGE naming
+ * the octave). */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
                      size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size);
@@ -262,13 +286,13 @@ int noise_spec_planar(const noise_spec *spec);
 /* Canonical text of the field's parameters: every parameter in canonical
  * order, defaults included, numbers in shortest round-trip form, e.g.
  * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
- * (plus "&t=..." when has_t). cellular, a kind added after NOISE_VERSION 1,
- * always lists its own parameters instead of lattice:
- * "...&warp=0&distance=euclidean&return=f1&jitter=1", and classic its fade.
- * Parameters added to older kinds after NOISE_VERSION 1 (gradients,
- * falloff) appear only when they differ from their default, so the text of
- * the kinds of version 1 does not change. Two specs that mean the same field
- * give the same text. Kind and seed are not included. Returns the length written
+ * (plus "&period=..." when period > 0, and "&t=..." when has_t). cellular, a
+ * kind added after NOISE_VERSION 1, always lists its own parameters instead
+ * of lattice: "...&warp=0&distance=euclidean&return=f1&jitter=1", and
+ * classic its fade. Parameters added to older kinds after NOISE_VERSION 1
+ * (gradients, falloff) appear only when they differ from their default, so
+ * the text of the kinds of version 1 does not change. Two specs that mean
+ * the same field give the same text. Kind and seed are not included. Returns the length written
  * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
 

@@ -35,8 +35,8 @@ typedef struct {
 } nv_cols;
 
 /* Makes columns lo .. lo + w - 1 (w <= NC_WIN) present, from index 0. */
-NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, int d3, uint64_t lo, int w, uint64_t j,
-                        uint64_t kk, double fy, double fz)
+NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, uint32_t per, int d3, uint64_t lo, int w,
+                        uint64_t j, uint64_t kk, double fy, double fz)
 {
     int keep = 0;
     if (cc->count > 0 && lo - cc->base < (uint64_t)cc->count) {
@@ -52,7 +52,7 @@ NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, int d3, uint6
     }
     int nz = d3 ? 9 : 3;
     for (int c = keep; c < w; c++) {
-        nc_column(C, s, d3, lo + (uint64_t)c, j, kk, fy, fz, &cc->col[c]);
+        nc_column(C, s, per, d3, lo + (uint64_t)c, j, kk, fy, fz, &cc->col[c]);
         if (C->ret == NOISE_CELL)
             for (int r = 0; r < nz; r++)
                 cc->cv[c][r] = nc_cell_value(nc_hash_b(cc->col[c].c[r].h));
@@ -103,7 +103,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     uint64_t j = nl_floor(y * f, &fyz[1]), kk = 0;
     if (d3)
         kk = nl_floor(t * f, &fyz[2]);
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
     double myz = INFINITY;
     for (int a = 1; a < dims; a++) {
         double gp = nc_gap(C, 2, fyz[a]), gn = nc_gap(C, -2, fyz[a]);
@@ -132,7 +132,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
         if (fast) {
             uint64_t i0 = (uint64_t)(int64_t)FL[0]; /* lane 0's cell, as nl_floor gives it below 2^52 */
             int w = (int)span + 3;
-            nv_cols_need(&cc, C, s, d3, i0 - 1, w, j, kk, fyz[1], fyz[2]);
+            nv_cols_need(&cc, C, s, per, d3, i0 - 1, w, j, kk, fyz[1], fyz[2]);
             vd fx = vd_add(vd_sub(x, fl), vd_zero());
             vd cl = vd_add(rel, one); /* the lane's cell's column in the window */
             vd D1 = inf, D2 = inf, d1[3] = { zero, zero, zero }, d2[3] = { zero, zero, zero }, cv1 = zero;
@@ -210,7 +210,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             for (int l = 0; l < m; l++)
                 if (OK[l] == 0.0) {
                     double gd[3] = { 0, 0, 0 };
-                    V[l] = nc_eval(C, seed, d3, X[l], y * f, t * f, want_grad, gd);
+                    V[l] = nc_eval(C, seed, per, d3, X[l], y * f, t * f, want_grad, gd);
                     for (int a = 0; a < dims; a++)
                         G[a][l] = gd[a];
                 }

@@ -165,7 +165,7 @@ NV_FN void nv_classic_eval(int src, int fade, int want_grad, uint32_t seed, vd x
     vd_storeu(Y, y);
     for (int l = 0; l < NV_W; l++) {
         double gd[2] = { 0, 0 };
-        V[l] = nk_classic2(src, fade, seed, X[l], Y[l], want_grad, gd);
+        V[l] = nk_classic2(src, fade, seed, 0, X[l], Y[l], want_grad, gd);
         G0[l] = gd[0];
         G1[l] = gd[1];
     }
@@ -211,7 +211,7 @@ NV_FN void nv_classic_loop(int src, int fade, int want_grad, const ne_layer *L, 
             double li = FL[m - 1];
             if (li >= -2147483648.0 && li <= 2147483646.0) {
                 nk_classic_cell sc;
-                nk_classic_cell_at(src, state, (uint64_t)(int64_t)li, j, &sc);
+                nk_classic_cell_at(src, state, (uint64_t)(int64_t)li, j, 0, &sc);
                 nv_classic_cell next;
                 for (int q = 0; q < 4; q++) {
                     next.gx[q] = vd_set1(sc.gx[q]);

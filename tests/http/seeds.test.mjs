@@ -238,3 +238,19 @@ test('GLSL variants bad input: t, [x, y, t] points, unknown choices, where they 
     'perlin with gradients=angle is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]');
   assert.equal((await post('/perlin/1/points', { points: [[0, 0, 1]] })).status, 200, 'table gradients keep 3D');
 });
+
+test('period wraps classic and perlin gradients=angle: /point one period away is the same, value and gradient', async () => {
+  for (const [kind, q] of [['classic', 'period=4&fade=quintic&octaves=3'], ['classic', 'period=8'], ['perlin', 'period=4&gradients=angle&octaves=2']]) {
+    const at = async (x, y) => {
+      const r = await get(`${d.url}/${kind}/5/point?x=${x}&y=${y}&${q}`);
+      assert.equal(r.status, 200, r.text);
+      return r.json;
+    };
+    const p0 = await at(0.3125, -1.75);
+    for (const [x, y] of [[8.3125, -1.75], [0.3125, 6.25], [-15.6875, 30.25]]) {
+      const p = await at(x, y);
+      assert.equal(p.value, p0.value, `${kind} ${q} (${x}, ${y})`);
+      assert.deepEqual(p.gradient, p0.gradient, `${kind} ${q} (${x}, ${y})`);
+    }
+  }
+});
