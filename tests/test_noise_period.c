@@ -359,6 +359,12 @@ static const period_golden goldens[] = {
       0x822a446271fb2a31ull, 0x88ff2b4c1aa06c22ull },
     { "improved t2 P4", NOISE_IMPROVED, NOISE_FBM, 2, 0, 1, 4,
       0xd56b4d6820007fefull, 0xf5ad722b6346cb95ull },
+    { "cellular fbm1 P4", NOISE_CELLULAR, NOISE_FBM, 1, 0, 0, 4,
+      0xc0e7d7487cfc4f14ull, 0xd171306e6b3ac960ull },
+    { "cellular ridged4 warp P16", NOISE_CELLULAR, NOISE_RIDGED, 4, 1.5, 0, 16,
+      0xc8fe17b5c5a90106ull, 0x98f16e2d77bc1f63ull },
+    { "cellular t2 P4", NOISE_CELLULAR, NOISE_FBM, 2, 0, 1, 4,
+      0x6f2007f12d8892f1ull, 0xfa7560e75340814eull },
 };
 #define N_GOLDENS ((int)(sizeof goldens / sizeof goldens[0]))
 
