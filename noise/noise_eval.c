@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
-#include <emmintrin.h>
+#include <immintrin.h>
 #endif
 
 /* ---- Improved Noise permutation ---- */

@@ -84,9 +84,10 @@ static void test_messages_from_the_table(void)
         {"palette", "pink", "palette must be one of gray, terrain, viridis, got 'pink'", QUERY_RENDER},
         {"x", "1e999", "x must be a finite decimal number, got '1e999'", QUERY_POINT},
         {"palette", "gray", "unknown parameter 'palette' (this endpoint takes: frequency, octaves, "
-                            "lacunarity, gain, fractal, warp, t, x, y)", QUERY_POINT},
+                            "lacunarity, gain, fractal, warp, gradients, falloff, t, x, y)", QUERY_POINT},
         {"bogus", "1", "unknown parameter 'bogus' (this endpoint takes: frequency, octaves, "
-                       "lacunarity, gain, fractal, warp, t, palette, shade, zero)", QUERY_RENDER},
+                       "lacunarity, gain, fractal, warp, gradients, falloff, t, palette, shade, zero)",
+         QUERY_RENDER},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *kv[] = {cases[i].k, cases[i].v};
