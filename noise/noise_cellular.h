@@ -98,8 +98,8 @@ NK_INLINE double nc_offset(uint32_t bits, double jitter)
     return 0.5 + jitter * (r - 0.5);
 }
 
-/* The hash of cell (a, b[, c]). (The one place a periodic field would wrap
- * the cell indices.) */
+/* The hash of cell (a, b[, c]) (nc_column eats the same indices the same
+ * way). */
 NK_INLINE uint32_t nc_hash2(uint32_t s, uint64_t a, uint64_t b) { return nl_avalanche(nl_eat64(nl_eat64(s, a), b)); }
 NK_INLINE uint32_t nc_hash3(uint32_t s, uint64_t a, uint64_t b, uint64_t c)
 {
@@ -308,15 +308,17 @@ NK_INLINE void nc_column(const ne_cell *C, uint32_t s, int d3, uint64_t a, uint6
                          double fz, nc_col *col)
 {
     int nz = d3 ? 3 : 1;
+    /* nc_hash2 / nc_hash3, the column's index eaten once */
+    uint32_t sa = nl_eat64(s, a);
     for (int ez = 0; ez < nz; ez++)
         for (int ey = -1; ey <= 1; ey++) {
             nc_cc *c = &col->c[ez * 3 + ey + 1];
-            uint32_t h, h2 = 0;
+            uint32_t h, h2 = 0, sb = nl_eat64(sa, j + (uint64_t)(int64_t)ey);
             if (d3) {
-                h = nc_hash3(s, a, j + (uint64_t)(int64_t)ey, kk + (uint64_t)(int64_t)(ez - 1));
+                h = nl_avalanche(nl_eat64(sb, kk + (uint64_t)(int64_t)(ez - 1)));
                 h2 = nc_hash_b(h);
             } else {
-                h = nc_hash2(s, a, j + (uint64_t)(int64_t)ey);
+                h = nl_avalanche(sb);
             }
             c->h = h;
             c->ox = nc_offset(h & 0xffff, C->jitter);
