@@ -29,8 +29,8 @@
  *   (frequency 1, one octave: noise(3.14, 42, 7) = 0.13691995878400012);
  *   other seeds shuffle the permutation (Fisher-Yates on hash(seed, i)).
  *   Like the reference it repeats every 256 cells along x and y (and t),
- *   with or without t: the only kind that repeats. Without t it is the
- *   z = 0 slice.
+ *   with or without t: the only kind that repeats without a period.
+ *   Without t it is the z = 0 slice.
  * - cellular (Worley) noise: each cell (a, b[, c]) of the square lattice
  *   holds one feature point at (a, b[, c]) + o, every offset o = 0.5 +
  *   jitter * (r - 0.5), r in [0, 1) from 16 bits of the cell's SmallXXHash
@@ -54,10 +54,24 @@
  *   that of the point counted nearer, i.e. of one side; cell's gradient is
  *   0. `lattice` does not apply (square only). docs/field.md gives the
  *   formulas.
- * - Lattice indices are 64-bit; the other kinds never repeat (checked for
- *   periods 2^16, 2^23, 2^32) and stay smooth at 1e9 cells. At 1e12 cells a
- *   double resolves 2^-12 of a cell, and the triangle lattice's position
- *   scaling rounds to about that.
+ * - Periodic fields (period > 0; value, perlin and improved on the square
+ *   lattice, and cellular): f(x + period, y) = f(x, y + period) = f(x, y), values and
+ *   gradients (t stays free). Octave k has period * frequency * lacunarity^k
+ *   cells per period, which must be a whole number in 1..2^30 (the parser
+ *   refuses the rest; a trusted caller's octave that is not whole is left
+ *   unperiodic); its lattice indices are taken modulo that number before
+ *   hashing (improved: before the permutation, so improved with period 256
+ *   at frequency 1 is the plain field; cellular: each cell it looks at),
+ *   fractions, positions and gradients unchanged.
+ *   The warp fields share the period, so a warped field repeats too. The
+ *   shift is exact where (x + period) * frequency * lacunarity^k is exact
+ *   (dyadic coordinates and frequencies): there the values and gradients
+ *   repeat bit for bit. simplex and lattice=triangle have no square period
+ *   (sqrt 3 is irrational) and refuse it.
+ * - Lattice indices are 64-bit; without a period the other kinds never
+ *   repeat (checked for periods 2^16, 2^23, 2^32) and stay smooth at 1e9
+ *   cells. At 1e12 cells a double resolves 2^-12 of a cell, and the
+ *   triangle lattice's position scaling rounds to about that.
  *
  * Measured ranges, one octave (noise_eval_points, 16 seeds x 2^20 random
  * points in [-1e4, 1e4]^2 per row; fractal modes and warp stay inside
@@ -136,7 +150,13 @@ typedef struct {
     noise_cell_distance distance;   /* cellular only: euclidean (default), manhattan, chebyshev */
     noise_cell_return cell_return;  /* cellular only: f1 (default), f2, f2-f1, cell */
     double jitter;                  /* cellular only: [0, 1], default 1 */
+    double period;         /* > 0: the field repeats with this period (plane units) in x and
+                              y; 0: not periodic. See "Periodic fields" above. */
 } noise_spec;
+
+/* The largest period of an octave, in cells (2^30): period x frequency x
+ * lacunarity^k may not exceed it. */
+#define NOISE_PERIOD_MAX_CELLS 1073741824.0
 
 /* Error codes: 0 is success, these are negative. */
 enum {
@@ -196,7 +216,10 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * naming the parameter, the accepted range and the value sent, e.g.
  * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
  * for value and perlin, `distance`, `return` and `jitter` only for cellular
- * (other kinds: NOISE_EUNKNOWN with a message saying so). */
+ * (other kinds: NOISE_EUNKNOWN with a message saying so). `period` is
+ * accepted for value, perlin, improved and cellular (simplex: NOISE_EUNKNOWN
+ * saying why), with lattice=square only, and when every octave's period in
+ * cells is a whole number in 1..2^30 (NOISE_ERANGE naming the octave). */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
                      size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size);
@@ -204,11 +227,11 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
 /* Canonical text of the field's parameters: every parameter in canonical
  * order, defaults included, numbers in shortest round-trip form, e.g.
  * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
- * (plus "&t=..." when has_t). cellular, a kind added after NOISE_VERSION 1,
- * always lists its own parameters instead of lattice:
- * "...&warp=0&distance=euclidean&return=f1&jitter=1". The text of the
- * kinds of version 1 does not change. Two specs that mean the same field
- * give the same text. Kind and seed are not included. Returns the length written
+ * (plus "&period=..." when period > 0, and "&t=..." when has_t). cellular, a
+ * kind added after NOISE_VERSION 1, always lists its own parameters instead
+ * of lattice: "...&warp=0&distance=euclidean&return=f1&jitter=1". The text
+ * of the kinds of version 1 does not change. Two specs that mean the same
+ * field give the same text. Kind and seed are not included. Returns the length written
  * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
 

@@ -98,12 +98,17 @@ NK_INLINE double nc_offset(uint32_t bits, double jitter)
     return 0.5 + jitter * (r - 0.5);
 }
 
-/* The hash of cell (a, b[, c]) (nc_column eats the same indices the same
- * way). */
-NK_INLINE uint32_t nc_hash2(uint32_t s, uint64_t a, uint64_t b) { return nl_avalanche(nl_eat64(nl_eat64(s, a), b)); }
-NK_INLINE uint32_t nc_hash3(uint32_t s, uint64_t a, uint64_t b, uint64_t c)
+/* The hash of cell (a, b[, c]), a and b wrapped modulo per (cells per
+ * period of a periodic octave, 0: none; c never wraps): the one place a
+ * periodic field differs. The points' positions come from the unwrapped
+ * cell, so the search and the tie order are the plain field's. */
+NK_INLINE uint32_t nc_hash2(uint32_t s, uint32_t per, uint64_t a, uint64_t b)
 {
-    return nl_avalanche(nl_eat64(nl_eat64(nl_eat64(s, a), b), c));
+    return nl_avalanche(nl_eat64(nl_eat64(s, nl_wrap(a, per)), nl_wrap(b, per)));
+}
+NK_INLINE uint32_t nc_hash3(uint32_t s, uint32_t per, uint64_t a, uint64_t b, uint64_t c)
+{
+    return nl_avalanche(nl_eat64(nl_eat64(nl_eat64(s, nl_wrap(a, per)), nl_wrap(b, per)), c));
 }
 /* The cell's second hash: z offset (3D) and cell value. */
 NK_INLINE uint32_t nc_hash_b(uint32_t h) { return nl_avalanche(h + NL_PRIME_A); }
@@ -239,10 +244,11 @@ NK_INLINE double nc_ring_bound(const ne_cell *C, int dims, int r, const double *
 
 NK_INLINE int nc_key(int ex, int ey, int ez) { return ((ez + 8) * 16 + (ey + 8)) * 16 + (ex + 8); }
 
-/* Cellular noise at noise-space (x, y[, z]) of seed `seed`: the value, and
- * with want_grad the noise-space gradient in g (2 or 3 components). */
-NK_INLINE double nc_eval(const ne_cell *C, uint32_t seed, int d3, double x, double y, double z, int want_grad,
-                         double *g)
+/* Cellular noise at noise-space (x, y[, z]) of seed `seed` (per: cells per
+ * period, 0: none): the value, and with want_grad the noise-space gradient
+ * in g (2 or 3 components). */
+NK_INLINE double nc_eval(const ne_cell *C, uint32_t seed, uint32_t per, int d3, double x, double y, double z,
+                         int want_grad, double *g)
 {
     int dims = d3 ? 3 : 2;
     double f[3] = { 0, 0, 0 };
@@ -275,10 +281,10 @@ NK_INLINE double nc_eval(const ne_cell *C, uint32_t seed, int d3, double x, doub
                     uint32_t h, h2 = 0;
                     double d[3];
                     if (d3) {
-                        h = nc_hash3(s, a, b, ci[2] + (uint64_t)(int64_t)ez);
+                        h = nc_hash3(s, per, a, b, ci[2] + (uint64_t)(int64_t)ez);
                         h2 = nc_hash_b(h);
                     } else {
-                        h = nc_hash2(s, a, b);
+                        h = nc_hash2(s, per, a, b);
                     }
                     d[0] = ((double)ex + nc_offset(h & 0xffff, C->jitter)) - f[0];
                     d[1] = ((double)ey + nc_offset(h >> 16, C->jitter)) - f[1];
@@ -304,16 +310,17 @@ typedef struct {
     nc_cc c[9];
 } nc_col;
 
-NK_INLINE void nc_column(const ne_cell *C, uint32_t s, int d3, uint64_t a, uint64_t j, uint64_t kk, double fy,
-                         double fz, nc_col *col)
+NK_INLINE void nc_column(const ne_cell *C, uint32_t s, uint32_t per, int d3, uint64_t a, uint64_t j, uint64_t kk,
+                         double fy, double fz, nc_col *col)
 {
     int nz = d3 ? 3 : 1;
-    /* nc_hash2 / nc_hash3, the column's index eaten once */
-    uint32_t sa = nl_eat64(s, a);
+    /* nc_hash2 / nc_hash3 (a and b wrapped, c not), the column's index
+     * eaten once */
+    uint32_t sa = nl_eat64(s, nl_wrap(a, per));
     for (int ez = 0; ez < nz; ez++)
         for (int ey = -1; ey <= 1; ey++) {
             nc_cc *c = &col->c[ez * 3 + ey + 1];
-            uint32_t h, h2 = 0, sb = nl_eat64(sa, j + (uint64_t)(int64_t)ey);
+            uint32_t h, h2 = 0, sb = nl_eat64(sa, nl_wrap(j + (uint64_t)(int64_t)ey, per));
             if (d3) {
                 h = nl_avalanche(nl_eat64(sb, kk + (uint64_t)(int64_t)(ez - 1)));
                 h2 = nc_hash_b(h);
@@ -349,7 +356,7 @@ NK_INLINE void nc_row(int d3, int want_grad, int to_float, const ne_layer *L, in
     uint64_t j = nl_floor(y * f, &fyz[1]), kk = 0;
     if (d3)
         kk = nl_floor(t * f, &fyz[2]);
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
     double af = L->amp_freq[0], sum = L->amp_sum;
     int scaled = af != 1.0 || sum != 1.0;
     /* the ring-2 bound's y and z part, constant along the row */
@@ -369,10 +376,10 @@ NK_INLINE void nc_row(int d3, int want_grad, int to_float, const ne_layer *L, in
             if (have && ii == ci + 1) {
                 col[0] = col[1];
                 col[1] = col[2];
-                nc_column(C, s, d3, ii + 1, j, kk, fyz[1], fyz[2], &col[2]);
+                nc_column(C, s, per, d3, ii + 1, j, kk, fyz[1], fyz[2], &col[2]);
             } else {
                 for (int c = 0; c < 3; c++)
-                    nc_column(C, s, d3, ii + (uint64_t)(int64_t)(c - 1), j, kk, fyz[1], fyz[2], &col[c]);
+                    nc_column(C, s, per, d3, ii + (uint64_t)(int64_t)(c - 1), j, kk, fyz[1], fyz[2], &col[c]);
             }
             ci = ii;
             have = 1;
@@ -408,7 +415,7 @@ NK_INLINE void nc_row(int d3, int want_grad, int to_float, const ne_layer *L, in
             double d2[3] = { ((double)(w2 % 3 - 1) + c2->ox) - fx, c2->dy, c2->dz };
             val = nc_finish(C, dims, D1, d1, c1->h, D2, d2, want_grad, gd);
         } else {
-            val = nc_eval(C, seed, d3, x, y * f, t * f, want_grad, gd);
+            val = nc_eval(C, seed, per, d3, x, y * f, t * f, want_grad, gd);
         }
         if (!to_float) {
             v[i] = val;

@@ -38,8 +38,8 @@ NV_FN const nc_col *nv_col(const nv_cols *cc, uint64_t a) { return &cc->col[a & 
 NV_FN const double *nv_col_cv(const nv_cols *cc, uint64_t a) { return cc->cv[a & (NC_WIN - 1)]; }
 
 /* Makes columns lo .. lo + w - 1 (w <= NC_WIN) present. */
-NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, int d3, uint64_t lo, int w, uint64_t j,
-                        uint64_t kk, double fy, double fz)
+NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, uint32_t per, int d3, uint64_t lo, int w,
+                        uint64_t j, uint64_t kk, double fy, double fz)
 {
     uint64_t hi = lo + (uint64_t)w, from = lo;
     if (lo - cc->lo <= cc->hi - cc->lo) {
@@ -51,7 +51,7 @@ NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, int d3, uint6
     int nz = d3 ? 9 : 3;
     for (uint64_t a = from; a != hi; a++) {
         nc_col *col = &cc->col[a & (NC_WIN - 1)];
-        nc_column(C, s, d3, a, j, kk, fy, fz, col);
+        nc_column(C, s, per, d3, a, j, kk, fy, fz, col);
         if (C->ret == NOISE_CELL)
             for (int r = 0; r < nz; r++)
                 cc->cv[a & (NC_WIN - 1)][r] = nc_cell_value(nc_hash_b(col->c[r].h));
@@ -170,7 +170,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     uint64_t j = nl_floor(y * f, &fyz[1]), kk = 0;
     if (d3)
         kk = nl_floor(t * f, &fyz[2]);
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
     double myz = INFINITY;
     for (int a = 1; a < dims; a++) {
         double gp = nc_gap(C, 2, fyz[a]), gn = nc_gap(C, -2, fyz[a]);
@@ -203,7 +203,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
             if (span == 0) {
                 if (fl0 != pcell) {
-                    nv_cols_need(&cc, C, s, d3, i0 - 1, 3, j, kk, fyz[1], fyz[2]);
+                    nv_cols_need(&cc, C, s, per, d3, i0 - 1, 3, j, kk, fyz[1], fyz[2]);
                     for (int c = 0; c < 3; c++) {
                         const nc_col *col = nv_col(&cc, i0 - 1 + (uint64_t)c);
                         for (int r = 0; r < nzy; r++) {
@@ -229,7 +229,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                 }
             } else {
                 int wc = (int)span + 3;
-                nv_cols_need(&cc, C, s, d3, i0 - 1, wc, j, kk, fyz[1], fyz[2]);
+                nv_cols_need(&cc, C, s, per, d3, i0 - 1, wc, j, kk, fyz[1], fyz[2]);
                 vd cl = vd_add(vd_sub(fl, vd_set1(fl0)), one); /* the lane's cell's column in the window */
                 vd ex[NC_WIN];
                 for (int c = 0; c < wc; c++)
@@ -280,7 +280,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             for (int l = 0; l < m; l++)
                 if (OK[l] == 0.0) {
                     double gd[3] = { 0, 0, 0 };
-                    V[l] = nc_eval(C, seed, d3, X[l], y * f, t * f, want_grad, gd);
+                    V[l] = nc_eval(C, seed, per, d3, X[l], y * f, t * f, want_grad, gd);
                     for (int a = 0; a < dims; a++)
                         G[a][l] = gd[a];
                 }

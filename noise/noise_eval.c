@@ -56,6 +56,7 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[NE_PERM_SIZE])
 
 #define NE_SEED (L->seed[k])
 #define NE_PERM (L->perm[k])
+#define NE_PER (L->period[k])
 
 /* Defines name_row_v/_row_g/_pts_v/_pts_g from EXPR(qx, qy, qz, want, gd). */
 #define NE_DEFINE_LOOPS(name, EXPR, D3)                                                               \
@@ -106,10 +107,10 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[NE_PERM_SIZE])
         }                                                                                             \
     }
 
-#define E_VALUE_SQ2(x, y, z, w, g) ((void)(z), nk_sq2(NK_MODE_VALUE, NE_SEED, x, y, w, g))
-#define E_PERLIN_SQ2(x, y, z, w, g) ((void)(z), nk_sq2(NK_MODE_PERLIN, NE_SEED, x, y, w, g))
-#define E_VALUE_SQ3(x, y, z, w, g) nk_sq3(NK_MODE_VALUE, NE_SEED, x, y, z, w, g)
-#define E_PERLIN_SQ3(x, y, z, w, g) nk_sq3(NK_MODE_PERLIN, NE_SEED, x, y, z, w, g)
+#define E_VALUE_SQ2(x, y, z, w, g) ((void)(z), nk_sq2p(NK_MODE_VALUE, NE_SEED, NE_PER, x, y, w, g))
+#define E_PERLIN_SQ2(x, y, z, w, g) ((void)(z), nk_sq2p(NK_MODE_PERLIN, NE_SEED, NE_PER, x, y, w, g))
+#define E_VALUE_SQ3(x, y, z, w, g) nk_sq3p(NK_MODE_VALUE, NE_SEED, NE_PER, x, y, z, w, g)
+#define E_PERLIN_SQ3(x, y, z, w, g) nk_sq3p(NK_MODE_PERLIN, NE_SEED, NE_PER, x, y, z, w, g)
 #define E_VALUE_TRI2(x, y, z, w, g) ((void)(z), nk_tri2(NK_MODE_VALUE, NE_SEED, x, y, w, g))
 #define E_PERLIN_TRI2(x, y, z, w, g) ((void)(z), nk_tri2(NK_MODE_PERLIN, NE_SEED, x, y, w, g))
 #define E_SIMPLEX_TRI2(x, y, z, w, g) ((void)(z), nk_tri2(NK_MODE_SIMPLEX, NE_SEED, x, y, w, g))
@@ -117,8 +118,8 @@ static void ne_build_perm(uint32_t seed, unsigned char perm[NE_PERM_SIZE])
 #define E_PERLIN_TET3(x, y, z, w, g) nk_tet3(NK_MODE_PERLIN, NE_SEED, x, y, z, w, g)
 #define E_SIMPLEX_TET3(x, y, z, w, g) nk_tet3(NK_MODE_SIMPLEX, NE_SEED, x, y, z, w, g)
 /* without t: the z = 0 slice, as the reference noise(x, y, 0) */
-#define E_IMPROVED2(x, y, z, w, g) ((void)(z), nk_improved3(NE_PERM, x, y, 0.0, w, g))
-#define E_IMPROVED3(x, y, z, w, g) nk_improved3(NE_PERM, x, y, z, w, g)
+#define E_IMPROVED2(x, y, z, w, g) ((void)(z), nk_improved3p(NE_PERM, NE_PER, x, y, 0.0, w, g))
+#define E_IMPROVED3(x, y, z, w, g) nk_improved3p(NE_PERM, NE_PER, x, y, z, w, g)
 
 NE_DEFINE_LOOPS(value_sq2, E_VALUE_SQ2, 0)
 NE_DEFINE_LOOPS(perlin_sq2, E_PERLIN_SQ2, 0)
@@ -132,8 +133,8 @@ NE_DEFINE_LOOPS(perlin_tet3, E_PERLIN_TET3, 1)
 NE_DEFINE_LOOPS(simplex_tet3, E_SIMPLEX_TET3, 1)
 NE_DEFINE_LOOPS(improved2, E_IMPROVED2, 0)
 NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
-#define E_CELLULAR2(x, y, z, w, g) ((void)(z), nc_eval(&L->cell, NE_SEED, 0, x, y, 0.0, w, g))
-#define E_CELLULAR3(x, y, z, w, g) nc_eval(&L->cell, NE_SEED, 1, x, y, z, w, g)
+#define E_CELLULAR2(x, y, z, w, g) ((void)(z), nc_eval(&L->cell, NE_SEED, NE_PER, 0, x, y, 0.0, w, g))
+#define E_CELLULAR3(x, y, z, w, g) nc_eval(&L->cell, NE_SEED, NE_PER, 1, x, y, z, w, g)
 NE_DEFINE_LOOPS(cellular2, E_CELLULAR2, 0)
 NE_DEFINE_LOOPS(cellular3, E_CELLULAR3, 1)
 
@@ -148,9 +149,9 @@ NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer 
                           const double *xs, double x0, double step, double y, double *v, ne_grad g, float *fv,
                           float *fg)
 {
-    uint32_t s = nl_seed(L->seed[k]);
+    uint32_t s = nl_seed(L->seed[k]), per = L->period[k];
     double f = L->freq[k], ty;
-    uint64_t j = nl_floor(y * f, &ty);
+    uint64_t j = nl_floor(y * f, &ty), j0 = nl_wrap(j, per), j1 = nl_wrap(j + 1, per);
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
     /* to_float 1: octave 0 of a one-octave fbm; 2: octave k of an fbm sum */
     double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
@@ -172,9 +173,9 @@ NK_INLINE void ne_sq2_row(int mode, int want_grad, int to_float, const ne_layer 
                 ha = hc;
                 hb = hd;
             } else {
-                nk_sq2_column(s, ii, j, &ha, &hb);
+                nk_sq2_column(s, nl_wrap(ii, per), j0, j1, &ha, &hb);
             }
-            nk_sq2_column(s, ii + 1, j, &hc, &hd);
+            nk_sq2_column(s, nl_wrap(ii + 1, per), j0, j1, &hc, &hd);
             ci = ii;
             have = 1;
             double flo = (double)(int64_t)ii;
@@ -359,12 +360,13 @@ const ne_base_table ne_bases_scalar = {
 
 /* ---- field setup ---- */
 
-/* The scalar loops, with the active path's vector twins where it has them. */
-static ne_base ne_pick_base(int kind, int lattice, int d3)
+/* The scalar loops, with the active path's vector twins where it has them
+ * (not for periodic layers: the vector loops wrap no indices). */
+static ne_base ne_pick_base(int kind, int lattice, int d3, int periodic)
 {
     ne_base b = ne_bases_scalar[kind][lattice][d3];
     const ne_base_table *vt = ne_active_bases();
-    if (vt && vt != &ne_bases_scalar) {
+    if (vt && vt != &ne_bases_scalar && !periodic) {
         const ne_base *v = &(*vt)[kind][lattice][d3];
         if (v->row_v) b.row_v = v->row_v;
         if (v->row_g) b.row_g = v->row_g;
@@ -384,7 +386,8 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
 {
     int kind = (unsigned)spec->kind < NOISE_KIND_COUNT ? (int)spec->kind : NOISE_VALUE;
     int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
-    L->base = ne_pick_base(kind, lattice, d3 ? 1 : 0);
+    double period = ne_spec_periodic(spec) ? spec->period : 0.0;
+    int periodic = 0;
     L->d3 = d3 != 0;
     L->fractal = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? spec->fractal : NOISE_FBM;
     int n = spec->octaves < 1 ? 1 : spec->octaves > NE_MAX_OCTAVES ? NE_MAX_OCTAVES : spec->octaves;
@@ -399,8 +402,11 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
         freq *= spec->lacunarity;
         amp *= spec->gain;
         L->perm[k] = kind == NOISE_IMPROVED ? perm[k] : NULL;
+        L->period[k] = period > 0 ? ne_period_cells(period, L->freq[k], NULL) : 0;
+        periodic |= L->period[k] != 0;
     }
     L->amp_sum = sum;
+    L->base = ne_pick_base(kind, lattice, d3 ? 1 : 0, periodic);
     nc_setup(&L->cell, spec, L->d3);
 }
 

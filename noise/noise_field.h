@@ -69,8 +69,18 @@ struct ne_layer {
     double amp_freq[NE_MAX_OCTAVES];
     double amp_sum;
     const unsigned char *perm[NE_MAX_OCTAVES]; /* improved only */
+    uint32_t period[NE_MAX_OCTAVES]; /* cells per period of octave k; 0: not periodic */
     ne_cell cell;                              /* cellular only */
 };
+
+/* Periods (noise_spec.c). 1 if the spec asks for a period its kind and
+ * lattice take. */
+int ne_spec_periodic(const noise_spec *spec);
+/* period * freq when it is a whole number of cells in 1..NOISE_PERIOD_MAX_CELLS
+ * (up to the rounding of the product: 1e-12 relative), else 0; *cells (if
+ * not NULL) receives the product. An octave's freq is the layer's: frequency
+ * times lacunarity k times, in that order. */
+uint32_t ne_period_cells(double period, double freq, double *cells);
 
 /* The layers of one evaluation shape (2D or 3D). */
 typedef struct {

@@ -36,12 +36,14 @@ enum { NK_MODE_VALUE = 0, NK_MODE_PERLIN = 1, NK_MODE_SIMPLEX = 2 };
 
 /* ---- square lattice, 2D ---- */
 
-/* Hashes of corners (i,j), (i,j+1), (i+1,j), (i+1,j+1): seed, then i, then j. */
-NK_INLINE void nk_sq2_column(uint32_t seed_state, uint64_t i, uint64_t j, uint32_t *h_lo, uint32_t *h_hi)
+/* Hashes of corners (i,j) and (i,j1) of a column, j1 the row index after j
+ * (j + 1, wrapped when periodic): seed, then i, then j. */
+NK_INLINE void nk_sq2_column(uint32_t seed_state, uint64_t i, uint64_t j, uint64_t j1, uint32_t *h_lo,
+                             uint32_t *h_hi)
 {
     uint32_t hi = nl_eat64(seed_state, i);
     *h_lo = nl_avalanche(nl_eat64(hi, j));
-    *h_hi = nl_avalanche(nl_eat64(hi, j + 1));
+    *h_hi = nl_avalanche(nl_eat64(hi, j1));
 }
 
 /* The blends are split into a cell stage (corner hashes and the row's y:
@@ -115,14 +117,15 @@ NK_INLINE double nk_perlin2_sample(const nk_cell2 *c, double tx, int want_grad, 
     return ab + e * sx;
 }
 
-/* mode: NK_MODE_VALUE or NK_MODE_PERLIN */
-NK_INLINE double nk_sq2(int mode, uint32_t seed, double x, double y, int want_grad, double *g)
+/* mode: NK_MODE_VALUE or NK_MODE_PERLIN; per: cells per period (0: none) */
+NK_INLINE double nk_sq2p(int mode, uint32_t seed, uint32_t per, double x, double y, int want_grad, double *g)
 {
     double tx, ty;
     uint64_t i = nl_floor(x, &tx), j = nl_floor(y, &ty);
+    uint64_t j0 = nl_wrap(j, per), j1 = nl_wrap(j + 1, per);
     uint32_t s = nl_seed(seed), ha, hb, hc, hd;
-    nk_sq2_column(s, i, j, &ha, &hb);
-    nk_sq2_column(s, i + 1, j, &hc, &hd);
+    nk_sq2_column(s, nl_wrap(i, per), j0, j1, &ha, &hb);
+    nk_sq2_column(s, nl_wrap(i + 1, per), j0, j1, &hc, &hd);
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
     nk_cell2 c = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     if (mode == NK_MODE_VALUE) {
@@ -131,6 +134,11 @@ NK_INLINE double nk_sq2(int mode, uint32_t seed, double x, double y, int want_gr
     }
     nk_perlin2_cell(ha, hb, hc, hd, ty, sy, dsy, want_grad, &c);
     return nk_perlin2_sample(&c, tx, want_grad, g);
+}
+
+NK_INLINE double nk_sq2(int mode, uint32_t seed, double x, double y, int want_grad, double *g)
+{
+    return nk_sq2p(mode, seed, 0, x, y, want_grad, g);
 }
 
 /* ---- square lattice, 3D ---- */
@@ -145,15 +153,18 @@ NK_INLINE void nk_lerp4(const double a[4], const double b[4], double s, double d
     out[1 + axis] += dv * ds;
 }
 
-NK_INLINE double nk_sq3(int mode, uint32_t seed, double x, double y, double z, int want_grad, double *g)
+/* per: cells per period along x and y (0: none); z never wraps */
+NK_INLINE double nk_sq3p(int mode, uint32_t seed, uint32_t per, double x, double y, double z, int want_grad,
+                         double *g)
 {
     double t[3];
     uint64_t i = nl_floor(x, &t[0]), j = nl_floor(y, &t[1]), k = nl_floor(z, &t[2]);
+    uint64_t ix[2] = { nl_wrap(i, per), nl_wrap(i + 1, per) }, jy[2] = { nl_wrap(j, per), nl_wrap(j + 1, per) };
     uint32_t s = nl_seed(seed);
     double c[8][4];
     for (int n = 0; n < 8; n++) {
         int ox = n >> 2, oy = (n >> 1) & 1, oz = n & 1;
-        uint32_t h = nl_avalanche(nl_eat64(nl_eat64(nl_eat64(s, i + ox), j + oy), k + oz));
+        uint32_t h = nl_avalanche(nl_eat64(nl_eat64(nl_eat64(s, ix[ox]), jy[oy]), k + oz));
         if (mode == NK_MODE_VALUE) {
             c[n][0] = nl_value_table[h & 255];
             c[n][1] = c[n][2] = c[n][3] = 0;
@@ -183,6 +194,11 @@ NK_INLINE double nk_sq3(int mode, uint32_t seed, double x, double y, double z, i
     return r[0];
 }
 
+NK_INLINE double nk_sq3(int mode, uint32_t seed, double x, double y, double z, int want_grad, double *g)
+{
+    return nk_sq3p(mode, seed, 0, x, y, z, want_grad, g);
+}
+
 /* ---- Ken Perlin's Improved Noise (2002), reference arithmetic ---- */
 
 /* grad(hash, x, y, z) = (h&1 ? -u : u) + (h&2 ? -v : v) with u, v picked
@@ -201,16 +217,24 @@ NK_INLINE void nk_imp_grad(int hash, double x, double y, double z, double out[4]
     out[1 + nk_imp_v[h]] += sv;
 }
 
-/* perm: 512 entries (the 256-permutation twice). */
-NK_INLINE double nk_improved3(const unsigned char *perm, double x, double y, double z, int want_grad, double *g)
+/* perm: 512 entries (the 256-permutation twice). per: cells per period along
+ * x and y (0: none), applied before the permutation: corner column X1 is
+ * (X + 1) wrapped, then & 255, and row Y1 likewise. Without a period that
+ * is the reference's perm[X + 1] and perm[A + 1] (perm repeats after 256),
+ * so the numbers are the reference's; with period 256 too. */
+NK_INLINE double nk_improved3p(const unsigned char *perm, uint32_t per, double x, double y, double z, int want_grad,
+                               double *g)
 {
     double fx, fy, fz;
-    int X = (int)(nl_floor(x, &fx) & 255), Y = (int)(nl_floor(y, &fy) & 255), Z = (int)(nl_floor(z, &fz) & 255);
+    uint64_t i = nl_floor(x, &fx), j = nl_floor(y, &fy);
+    int X = (int)(nl_wrap(i, per) & 255), X1 = (int)(nl_wrap(i + 1, per) & 255);
+    int Y = (int)(nl_wrap(j, per) & 255), Y1 = (int)(nl_wrap(j + 1, per) & 255);
+    int Z = (int)(nl_floor(z, &fz) & 255);
     double u = fx * fx * fx * (fx * (fx * 6 - 15) + 10);
     double v = fy * fy * fy * (fy * (fy * 6 - 15) + 10);
     double w = fz * fz * fz * (fz * (fz * 6 - 15) + 10);
-    int A = perm[X] + Y, AA = perm[A] + Z, AB = perm[A + 1] + Z;
-    int B = perm[X + 1] + Y, BA = perm[B] + Z, BB = perm[B + 1] + Z;
+    int A = perm[X], AA = perm[A + Y] + Z, AB = perm[A + Y1] + Z;
+    int B = perm[X1], BA = perm[B + Y] + Z, BB = perm[B + Y1] + Z;
     double c[8][4];
     nk_imp_grad(perm[AA], fx, fy, fz, c[0]);
     nk_imp_grad(perm[BA], fx - 1, fy, fz, c[1]);
@@ -242,6 +266,11 @@ NK_INLINE double nk_improved3(const unsigned char *perm, double x, double y, dou
         g[2] = r[3];
     }
     return r[0];
+}
+
+NK_INLINE double nk_improved3(const unsigned char *perm, double x, double y, double z, int want_grad, double *g)
+{
+    return nk_improved3p(perm, 0, x, y, z, want_grad, g);
 }
 
 /* ---- triangle lattice (simplex cell and kernel), 2D ---- */

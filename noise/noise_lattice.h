@@ -48,6 +48,17 @@ static inline uint32_t nl_eat64(uint32_t acc, uint64_t index)
     return acc;
 }
 
+/* A lattice index of a periodic octave: index (two's complement) modulo
+ * period, in [0, period); the index itself when period is 0 (not
+ * periodic). Wrap each index a corner hashes, i + 1 after adding the 1. */
+static inline uint64_t nl_wrap(uint64_t index, uint32_t period)
+{
+    if (period == 0)
+        return index;
+    int64_t r = (int64_t)index % (int64_t)period;
+    return (uint64_t)(r < 0 ? r + (int64_t)period : r);
+}
+
 /* Derived seed: hash of (seed, salt). Octave k >= 1 uses salt k; the warp
  * fields use NL_SALT_WARP_X / NL_SALT_WARP_Y. */
 #define NL_SALT_WARP_X 0xF2A20002u

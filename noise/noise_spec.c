@@ -2,9 +2,11 @@
  * parser, the canonical text and shortest round-trip number formatting.
  */
 #include "noise.h"
+#include "noise_field.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,6 +31,7 @@ enum {
     P_DISTANCE,
     P_RETURN,
     P_JITTER,
+    P_PERIOD,
     P_T,
     P_COUNT
 };
@@ -54,6 +57,11 @@ static const noise_param params[P_COUNT] = {
     [P_JITTER] = { "jitter", NOISE_PARAM_NUMBER,
                    "how far cellular feature points stray from their cell's centre: 0 a square grid, 1 anywhere in the cell",
                    0, 1, 0, 0, 0, 1, NULL, NULL, NOISE_KIND_BIT(NOISE_CELLULAR) },
+    [P_PERIOD] = { "period", NOISE_PARAM_NUMBER,
+                   "present: the field repeats with this period (plane units) in x and y, for seamless textures",
+                   0, 1e9, 1, 0, 1, 0, NULL, NULL,
+                   NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_IMPROVED) |
+                       NOISE_KIND_BIT(NOISE_CELLULAR) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
               -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
 };
@@ -343,6 +351,73 @@ static int parse_value(const noise_param *p, const char *text, double *num, int 
     return 0;
 }
 
+/* Why a parameter does not apply to a kind, where the kinds it applies to
+ * do not say it: the end of the "applies only to" message, or "". */
+static const char *why_not(int id, noise_kind kind)
+{
+    if (id == P_PERIOD && kind == NOISE_SIMPLEX)
+        return ": simplex noise's triangular lattice has no square period ((P, 0) and (0, P) are never both "
+               "lattice vectors, as sqrt 3 is irrational)";
+    return "";
+}
+
+int ne_spec_periodic(const noise_spec *spec)
+{
+    if (!(spec->period > 0) || (unsigned)spec->kind >= NOISE_KIND_COUNT ||
+        !noise_param_applies(&params[P_PERIOD], spec->kind))
+        return 0;
+    return !noise_param_applies(&params[P_LATTICE], spec->kind) || spec->lattice == NOISE_SQUARE;
+}
+
+uint32_t ne_period_cells(double period, double freq, double *cells)
+{
+    double n = period * freq;
+    if (cells)
+        *cells = n;
+    if (!(n >= 0.5 && n < NOISE_PERIOD_MAX_CELLS + 0.5))
+        return 0;
+    double whole = floor(n + 0.5);
+    return fabs(n - whole) <= 1e-12 * whole ? (uint32_t)whole : 0;
+}
+
+/* period given: the lattice must be square, and each octave's period a
+ * whole number of cells, 1..NOISE_PERIOD_MAX_CELLS (the frequencies are the
+ * layers': frequency times lacunarity k times). */
+static int check_period(const noise_spec *spec, char *err, size_t err_size)
+{
+    if (noise_param_applies(&params[P_LATTICE], spec->kind) && spec->lattice != NOISE_SQUARE)
+        return fail(NOISE_ERANGE, err, err_size,
+                    "period needs lattice=square: the triangle lattice has no square period ((P, 0) and (0, P) are "
+                    "never both lattice vectors, as sqrt 3 is irrational)%s%s%s", "", "", "");
+    double freq = spec->frequency;
+    for (int k = 0; k < spec->octaves; k++, freq *= spec->lacunarity) {
+        double cells;
+        if (ne_period_cells(spec->period, freq, &cells))
+            continue;
+        char what[48], got[32], max[32];
+        if (k == 0)
+            snprintf(what, sizeof what, "period x frequency");
+        else
+            snprintf(what, sizeof what, "period x frequency x lacunarity^%d", k);
+        noise_format_double(cells, got, sizeof got);
+        noise_format_double(NOISE_PERIOD_MAX_CELLS, max, sizeof max);
+        if (err && err_size > 0) {
+            if (cells >= NOISE_PERIOD_MAX_CELLS + 0.5)
+                snprintf(err, err_size,
+                         "%s (octave %d's period in lattice cells) must be at most %s (2^30), got %s: lower period, "
+                         "frequency, lacunarity or octaves", what, k, max, got);
+            else if (k == 0)
+                snprintf(err, err_size, "%s must be a whole number of lattice cells (1 or more), got %s", what, got);
+            else
+                snprintf(err, err_size,
+                         "%s (octave %d's period in lattice cells) must be a whole number, got %s: lacunarity must "
+                         "be an integer when period is set (or keep every octave whole)", what, k, got);
+        }
+        return NOISE_ERANGE;
+    }
+    return 0;
+}
+
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size)
 {
@@ -371,8 +446,10 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             kinds_text(&params[id], kinds, sizeof kinds);
             snprintf(where, sizeof where, "%s, not to %s", kinds, kind_names[kind]);
             snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
-            return fail(NOISE_EUNKNOWN, err, err_size, "parameter '%s' applies only to %s; got '%s'",
-                        params[id].name, where, sent);
+            if (err && err_size > 0)
+                snprintf(err, err_size, "parameter '%s' applies only to %s%s; got '%s'", params[id].name, where,
+                         why_not(id, kind), sent);
+            return NOISE_EUNKNOWN;
         }
         if (seen[id])
             return fail(NOISE_EDUP, err, err_size, "parameter '%s' given twice%s%s", params[id].name, "", "");
@@ -393,43 +470,62 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_DISTANCE: spec->distance = (noise_cell_distance)choice; break;
         case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
         case P_JITTER: spec->jitter = num; break;
+        case P_PERIOD: spec->period = num; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
             break;
         }
     }
+    /* rules between parameters, whatever their order */
+    if (seen[P_PERIOD])
+        return check_period(spec, err, err_size);
     return 0;
+}
+
+/* Appends printf output at *used; *used grows past size when it does not fit. */
+static void append(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(*used < size ? buf + *used : NULL, *used < size ? size - *used : 0, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
 }
 
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
 {
-    char f[32], l[32], g[32], w[32], t[32];
+    char f[32], l[32], g[32], w[32], num[32];
     noise_format_double(spec->frequency, f, sizeof f);
     noise_format_double(spec->lacunarity, l, sizeof l);
     noise_format_double(spec->gain, g, sizeof g);
     noise_format_double(spec->warp, w, sizeof w);
-    noise_format_double(spec->t == 0 ? 0.0 : spec->t, t, sizeof t);
     const char *fr = (unsigned)spec->fractal < NOISE_FRACTAL_COUNT ? fractal_names[spec->fractal] : "fbm";
-    int with_lattice = noise_param_applies(&params[P_LATTICE], spec->kind);
-    const char *lat = spec->lattice == NOISE_TRIANGLE ? "triangle" : "square";
+    size_t n = 0;
+    append(buf, buf_size, &n, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s", f, spec->octaves,
+           l, g, fr, w);
+    if (noise_param_applies(&params[P_LATTICE], spec->kind))
+        append(buf, buf_size, &n, "&lattice=%s", spec->lattice == NOISE_TRIANGLE ? "triangle" : "square");
     /* cellular (a kind added after NOISE_VERSION 1) always lists its own
      * three parameters */
-    char cell[96] = "";
     if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
-        char jt[32];
-        noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, jt, sizeof jt);
-        snprintf(cell, sizeof cell, "&distance=%s&return=%s&jitter=%s",
-                 distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
-                 return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], jt);
+        noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, num, sizeof num);
+        append(buf, buf_size, &n, "&distance=%s&return=%s&jitter=%s",
+               distance_names[(unsigned)spec->distance < NOISE_DISTANCE_COUNT ? spec->distance : 0],
+               return_names[(unsigned)spec->cell_return < NOISE_RETURN_COUNT ? spec->cell_return : 0], num);
     }
-    int n = snprintf(buf, buf_size, "frequency=%s&octaves=%d&lacunarity=%s&gain=%s&fractal=%s&warp=%s%s%s%s%s%s", f,
-                     spec->octaves, l, g, fr, w, with_lattice ? "&lattice=" : "", with_lattice ? lat : "", cell,
-                     spec->has_t ? "&t=" : "", spec->has_t ? t : "");
-    if (n < 0 || (size_t)n >= buf_size) {
+    if (ne_spec_periodic(spec)) {
+        noise_format_double(spec->period, num, sizeof num);
+        append(buf, buf_size, &n, "&period=%s", num);
+    }
+    if (spec->has_t) {
+        noise_format_double(spec->t == 0 ? 0.0 : spec->t, num, sizeof num);
+        append(buf, buf_size, &n, "&t=%s", num);
+    }
+    if (n >= buf_size) {
         if (buf && buf_size > 0)
             buf[0] = '\0';
         return NOISE_ENOSPACE;
     }
-    return n;
+    return (int)n;
 }

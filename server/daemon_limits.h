@@ -107,7 +107,11 @@
 
 /* Nice value added to the render pool's threads (--workers): the
  * connection threads, which answer cached tiles, health checks and errors,
- * get the CPU first whenever they have work; renders use what is left. */
+ * get the CPU first whenever they have work; renders use what is left.
+ * On a quiet machine two workers at +10 render as many tiles per second as
+ * the old daemon's sixteen threads at nice 0; where other work at nice 0
+ * wants the cores, every step towards 0 buys render throughput with cached
+ * latency (BENCHMARKS.md, "Render pool": +10, +3, +1 measured). */
 #define LIMIT_WORKER_NICE 10
 
 /* Upper bound on --threads (and NOISETILE_THREADS). */

@@ -459,18 +459,32 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
+    /* A request libmicrohttpd answered itself before the handler saw it (a
+     * malformed Content-Length, headers over the memory limit: README,
+     * "HTTP edge"): its status, and its bytes unknown. */
+    unsigned int status = rq->status;
+    int library_answered = 0;
+    if (!rq->answered) {
+        const union MHD_ConnectionInfo *hi =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_HTTP_STATUS);
+        if (hi != NULL && hi->http_status != 0) {
+            status = hi->http_status;
+            library_answered = 1;
+        }
+    }
     /* Body bytes sent: a stream's count is exact even when the client left
-     * early; for a buffer, what a completed response sent (0 for HEAD, 204
-     * and 304), and 0 when it did not complete (libmicrohttpd does not say
-     * how far it got). */
-    unsigned long long sent = rq->is_stream && strcmp(rq->method, "HEAD") != 0
-                                  ? (unsigned long long)rq->streamed
-                              : ok ? (unsigned long long)rq->size
-                                   : 0ULL;
-    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %llu %llu.%03llums%s\n", when, addr,
-                     rq->method[0] ? rq->method : "-", target, rq->status,
-                     sent, us / 1000, us % 1000,
-                     ok ? "" : " (aborted)");
+     * early; a buffer or file sent in full, its size (0 for HEAD, 204 and
+     * 304); no response queued, 0. A buffer or file cut off mid-send is "-":
+     * libmicrohttpd does not say how far it got, and neither its size nor 0
+     * would be true. */
+    char sent[24] = "-";
+    if (rq->is_stream && strcmp(rq->method, "HEAD") != 0)
+        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->streamed);
+    else if ((ok || rq->size == 0) && !library_answered)
+        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->size);
+    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %s %llu.%03llums%s\n", when, addr,
+                     rq->method[0] ? rq->method : "-", target, status, sent, us / 1000,
+                     us % 1000, ok ? "" : " (aborted)");
     if (n > 0 && s->log != NULL)
         accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
@@ -478,7 +492,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     else if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
         atomic_fetch_add(&s->closed[CLOSE_SHUTDOWN], 1);
     atomic_fetch_sub(&s->body_memory, rq->body_reserved);
-    metrics_count_request(service_metrics(s->svc), rq->route, rq->status);
+    metrics_count_request(service_metrics(s->svc), rq->route, status);
     reply_release(&rq->rp);
     cache_entry_release(rq->held);
     free(rq->body);
@@ -612,6 +626,7 @@ static void fill_service_request(struct MHD_Connection *conn, request *rq)
     memset(sr, 0, sizeof *sr);
     sr->method = rq->method;
     sr->target = rq->target;
+    sr->raw_target = rq->uri;
     sr->body = rq->body;
     sr->body_len = rq->body_len;
     sr->body_too_large = rq->body_too_large;
@@ -646,14 +661,21 @@ static void client_key(struct MHD_Connection *conn, unsigned char out[16])
 
 /* The pool's probe, on a worker or the sweeper while the connection is
  * suspended (libmicrohttpd does not look at a suspended connection, so it
- * would only notice a departed client after the work): 1 when the client
- * has closed or reset its end. Bytes waiting (a pipelined request) mean it
- * is still there. */
+ * would only notice a departed client after the work): POOL_GONE when the
+ * connection was reset (a client that closed with our bytes unread, or
+ * that closed before bytes we sent reached it); POOL_MAYBE_GONE at end of
+ * stream: the client closed its sending side, which a client that left
+ * does, and so does one that half-closes after its request (HTTP/1.1
+ * allows it) and still reads the answer; the two look alike until the
+ * daemon writes. Bytes waiting (a pipelined request) mean it is there. */
 static int fd_gone(int fd)
 {
     char c;
     ssize_t n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
-    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+    if (n == 0)
+        return POOL_MAYBE_GONE;
+    return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR ? POOL_GONE
+                                                                             : POOL_THERE;
 }
 
 static int job_gone(pool_job *job)
@@ -1032,15 +1054,32 @@ http_server *http_start(const config *cfg, char *err, size_t err_size)
     }
     unsigned int per_thread = LIMIT_CONNECTIONS_PER_THREAD;
     unsigned int pool = (unsigned int)cfg->threads;
-    /* Benchmarks only (BENCHMARKS.md, "HTTP"): NOISETILE_BENCH_MHD=perconn
-     * runs a thread per connection, =pool:N allows N connections per epoll
-     * thread, to measure the modes we did not choose. */
+    /* Benchmarks only (BENCHMARKS.md, "HTTP"): NOISETILE_BENCH_MHD=pool:N
+     * allows N connections per epoll thread instead of 120, to measure the
+     * mode we did not choose. Thread-per-connection ("perconn") was the
+     * other such mode; it is refused: libmicrohttpd 0.9.75 does not wake a
+     * connection thread when a render worker resumes its suspended request
+     * (the thread waits in select() without the wake-up descriptor), so the
+     * first uncached tile would hang its client for good. */
     const char *bench = getenv("NOISETILE_BENCH_MHD");
-    if (bench != NULL && strcmp(bench, "perconn") == 0) {
-        flags = (flags & ~(unsigned int)MHD_USE_EPOLL) | MHD_USE_THREAD_PER_CONNECTION;
-        pool = 0;
-    } else if (bench != NULL && strncmp(bench, "pool:", 5) == 0 && atoi(bench + 5) > 0) {
-        per_thread = (unsigned int)atoi(bench + 5);
+    if (bench != NULL) {
+        char *end = NULL;
+        long n = strncmp(bench, "pool:", 5) == 0 ? strtol(bench + 5, &end, 10) : 0;
+        if (strcmp(bench, "perconn") == 0) {
+            snprintf(err, err_size,
+                     "NOISETILE_BENCH_MHD=perconn is not supported: in libmicrohttpd's "
+                     "thread-per-connection mode a request handed to the render pool is "
+                     "never resumed; unset it (or use pool:N)");
+            goto fail;
+        }
+        if (end == NULL || end == bench + 5 || *end != '\0' || n < 1 || n > 100000) {
+            snprintf(err, err_size,
+                     "NOISETILE_BENCH_MHD must be pool:N (connections per epoll thread, "
+                     "1..100000), got '%.40s'",
+                     bench);
+            goto fail;
+        }
+        per_thread = (unsigned int)n;
     }
     /* Connection limits from the descriptors the process gets (fdlimits.h). */
     if (fdlimits_plan((unsigned int)cfg->threads, per_thread, &s->limits, err, err_size) != 0)

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "daemon_limits.h"
+#include "errors.h"
 #include "noise.h"
 #include "params.h"
 #include "query.h"
@@ -236,6 +238,57 @@ static json_t *tile_responses(void)
                      "503", "$ref", "#/components/responses/Overloaded");
 }
 
+/* The operations whose costliest valid request is over the per-request
+ * work limit (cost.h), so that they may answer ERR_TOO_COSTLY: @2x tiles
+ * (512^2 x 16 octaves x warp x t is 50.3M), numeric tiles at @2x, /stats
+ * windows. A 256-px tile (at most 25.2M) and a batch of at most
+ * LIMIT_MAX_POINTS points (3.8M) cannot reach it. json.test.mjs gets the
+ * answer from each. */
+static const char *const costly_operations[] = {
+    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile", "getStats", "headStats",
+};
+#define N_COSTLY (sizeof costly_operations / sizeof *costly_operations)
+
+/* Adds the error table's ERR_TOO_COSTLY answer (its status and text) to
+ * the components and to each operation above. */
+static int add_too_costly(json_t *doc)
+{
+    char status[8], desc[300];
+    snprintf(status, sizeof status, "%u", errors_status(ERR_TOO_COSTLY));
+    const char *text = errors_strerror(ERR_TOO_COSTLY);
+    snprintf(desc, sizeof desc,
+             "%c%s: its estimated work is over the per-request limit of %llu units; the "
+             "message names the cost, the limit and what to lower",
+             text[0] >= 'a' && text[0] <= 'z' ? text[0] - 'a' + 'A' : text[0], text + 1,
+             (unsigned long long)COST_REQUEST_LIMIT);
+    json_t *responses = json_object_get(json_object_get(doc, "components"), "responses");
+    if (json_object_set_new(responses, "TooCostly",
+                            json_pack("{s:s,s:{s:{s:{s:s}}}}", "description", desc, "content",
+                                      "application/json", "schema", "$ref",
+                                      "#/components/schemas/Error")) != 0)
+        return -1;
+    size_t found = 0;
+    const char *path;
+    json_t *item;
+    json_object_foreach(json_object_get(doc, "paths"), path, item) {
+        const char *method;
+        json_t *op;
+        json_object_foreach(item, method, op) {
+            const char *id = json_string_value(json_object_get(op, "operationId"));
+            for (size_t i = 0; id != NULL && i < N_COSTLY; i++) {
+                if (strcmp(id, costly_operations[i]) != 0)
+                    continue;
+                if (json_object_set_new(json_object_get(op, "responses"), status,
+                                        json_pack("{s:s}", "$ref",
+                                                  "#/components/responses/TooCostly")) != 0)
+                    return -1;
+                found++;
+            }
+        }
+    }
+    return found == N_COSTLY ? 0 : -1;
+}
+
 /* Replaces every string "@NAME@" in the tree by a fresh value. */
 static int fill(json_t *node)
 {
@@ -342,7 +395,7 @@ json_t *openapi_document(void)
         fprintf(stderr, "openapi template: %s at column %d\n", jerr.text, jerr.column);
         return NULL;
     }
-    if (fill(doc) != 0) {
+    if (fill(doc) != 0 || add_too_costly(doc) != 0) {
         json_decref(doc);
         return NULL;
     }

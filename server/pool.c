@@ -51,6 +51,7 @@ struct pool {
     pool_client *buckets[N_BUCKETS];
     pool_client *active_head, *active_tail;
     uint64_t vclock;         /* start tag of the latest started job */
+    uint64_t n_marked;       /* waiting jobs marked maybe_gone */
     pool_stats st;
 };
 
@@ -153,6 +154,8 @@ static void job_unlink(pool *p, pool_job *job)
     if (c->tail == job)
         c->tail = prev;
     job->next = NULL;
+    if (job->maybe_gone)
+        p->n_marked--;
     c->queued_cost -= job->cost;
     p->st.queued_cost -= job->cost;
     p->st.queued_jobs--;
@@ -214,7 +217,8 @@ static void *worker_main(void *arg)
         p->st.wait_seconds += (double)(now_ms() - job->queued_ms) * 1e-3;
         pthread_mutex_unlock(&p->lock);
 
-        pool_outcome outcome = (job->gone != NULL && job->gone(job)) ? POOL_CANCELLED : POOL_RUN;
+        pool_outcome outcome =
+            (job->gone != NULL && job->gone(job) == POOL_GONE) ? POOL_CANCELLED : POOL_RUN;
         double t0 = now_s();
         job->run(job, outcome); /* job may be freed from here on */
         double dt = now_s() - t0;
@@ -242,16 +246,38 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Takes the jobs that match (gone, or all) off the queue into a list. */
-static pool_job *collect(pool *p, int only_gone)
+/* Which waiting jobs collect() takes. */
+enum {
+    TAKE_ALL,
+    TAKE_GONE,  /* probes each job: takes POOL_GONE, marks POOL_MAYBE_GONE */
+    TAKE_MARKED /* the marked ones (no probe) */
+};
+
+/* Takes the jobs that match off the queue into a list; *n gets their
+ * number. */
+static pool_job *collect(pool *p, int which, uint64_t *n)
 {
     pool_job *out = NULL, **tail = &out;
+    *n = 0;
     for (pool_client *c = p->active_head, *cn; c != NULL; c = cn) {
         cn = c->next;
         for (pool_job *j = c->head, *jn; j != NULL; j = jn) {
             jn = j->next;
-            if (only_gone && (j->gone == NULL || !j->gone(j)))
+            if (which == TAKE_MARKED && !j->maybe_gone)
                 continue;
+            if (which == TAKE_GONE) {
+                int g = j->gone != NULL ? j->gone(j) : POOL_THERE;
+                /* The next block of a stream already under way is not
+                 * marked: its client, once written to, is POOL_GONE if it
+                 * left. */
+                if (g == POOL_MAYBE_GONE && !j->maybe_gone && !j->continuation) {
+                    j->maybe_gone = 1;
+                    p->n_marked++;
+                }
+                if (g != POOL_GONE)
+                    continue;
+            }
+            (*n)++;
             job_unlink(p, j);
             *tail = j;
             tail = &j->next;
@@ -287,10 +313,8 @@ static void *sweeper_main(void *arg)
             continue;
         /* The probes are cheap non-blocking syscalls on at most the queue's
          * jobs (bounded); taking the lock for them keeps jobs from moving. */
-        pool_job *gone = collect(p, 1);
-        uint64_t n = 0;
-        for (pool_job *j = gone; j != NULL; j = j->next)
-            n++;
+        uint64_t n;
+        pool_job *gone = collect(p, TAKE_GONE, &n);
         p->st.cancelled += n;
         pthread_mutex_unlock(&p->lock);
         finish_list(gone, POOL_CANCELLED);
@@ -360,6 +384,7 @@ int pool_submit(pool *p, pool_job *job)
         job->cost = 1;
     pthread_mutex_lock(&p->lock);
     int rc = 0;
+    pool_job *evicted = NULL;
     if (p->stopping) {
         /* Draining: a request already under way when the drain began (its
          * body was still arriving) is still rendered if the workers can
@@ -372,25 +397,39 @@ int pool_submit(pool *p, pool_job *job)
             goto out;
         }
     }
-    pool_client *c = client_find(p, job->client, 1);
-    if (c == NULL) {
-        rc = POOL_ENOMEM;
-        goto out;
-    }
     uint64_t bound = p->cfg.max_queued_cost;
     uint64_t share = bound / SHARE_DEN * SHARE_NUM;
     /* An empty queue takes any job, so a job over the bound cannot wait
      * forever; otherwise both the total and the address's share must fit. */
+    pool_client *c = client_find(p, job->client, 0);
+    uint64_t mine = c != NULL ? c->queued_cost : 0;
     int fits = job->continuation || p->st.queued_jobs == 0 ||
-               (p->st.queued_cost + job->cost <= bound && c->queued_cost + job->cost <= share);
+               (p->st.queued_cost + job->cost <= bound && mine + job->cost <= share);
+    if (!fits && p->n_marked > 0) {
+        /* Room taken by jobs whose clients may have left is given back
+         * first (pool.h, "Clients that leave"). */
+        uint64_t n;
+        evicted = collect(p, TAKE_MARKED, &n); /* may free c */
+        p->st.cancelled += n;
+        c = client_find(p, job->client, 0);
+        mine = c != NULL ? c->queued_cost : 0;
+        fits = p->st.queued_jobs == 0 ||
+               (p->st.queued_cost + job->cost <= bound && mine + job->cost <= share);
+    }
+    if (fits && c == NULL)
+        c = client_find(p, job->client, 1);
+    if (c == NULL && fits) {
+        rc = POOL_ENOMEM;
+        goto out;
+    }
     if (!fits) {
         p->st.refused_full++;
-        client_release_if_idle(p, c);
         rc = POOL_EFULL;
         goto out;
     }
     job->owner = c;
     job->next = NULL;
+    job->maybe_gone = 0;
     job->queued_ms = now_ms();
     if (c->tail) c->tail->next = job; else c->head = job;
     c->tail = job;
@@ -407,6 +446,7 @@ int pool_submit(pool *p, pool_job *job)
     pthread_cond_signal(&p->work);
 out:
     pthread_mutex_unlock(&p->lock);
+    finish_list(evicted, POOL_CANCELLED);
     return rc;
 }
 
@@ -451,9 +491,9 @@ void pool_destroy(pool *p)
     pthread_mutex_lock(&p->lock);
     p->stopping = 1;
     p->exiting = 1;
-    pool_job *left = collect(p, 0);
-    for (pool_job *j = left; j != NULL; j = j->next)
-        p->st.stopped++;
+    uint64_t n;
+    pool_job *left = collect(p, TAKE_ALL, &n);
+    p->st.stopped += n;
     pthread_cond_broadcast(&p->work);
     pthread_cond_broadcast(&p->sweep);
     pthread_mutex_unlock(&p->lock);

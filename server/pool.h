@@ -22,9 +22,15 @@
  * Clients that leave. A job may carry a gone() probe (the HTTP layer peeks
  * at the socket). Workers probe a job before running it, and a sweeper
  * thread probes every waiting job every 100 ms; a job whose client has gone
- * leaves the queue (run with POOL_CANCELLED) and frees its share of the
- * bound. A job already running is not interrupted (a tile then finishes
- * into the cache).
+ * (POOL_GONE) leaves the queue (run with POOL_CANCELLED) and frees its share
+ * of the bound. A job whose client may have gone (POOL_MAYBE_GONE: it
+ * closed its sending side, which a client that half-closes after its
+ * request and still reads the answer does too) stays and is run, unless its
+ * room is needed: the sweeper marks it, and a job that does not fit the
+ * bound first evicts the marked ones (POOL_CANCELLED; no probe on that
+ * path), then is refused only if it still does not fit. The next block of
+ * a stream under way (continuation) is never evicted. A job already
+ * running is not interrupted (a tile then finishes into the cache).
  *
  * Every submitted job's run() is called exactly once, with POOL_RUN on a
  * worker, or with POOL_CANCELLED / POOL_STOPPED on a worker, the sweeper or
@@ -50,7 +56,8 @@ struct pool_job {
     unsigned char client[16];  /* client address (IPv4 as ::ffff:a.b.c.d) */
     uint64_t cost;             /* estimated work (cost.h), >= 1 */
     void (*run)(pool_job *job, pool_outcome outcome);
-    int (*gone)(pool_job *job); /* optional: 1 when the client has left */
+    int (*gone)(pool_job *job); /* optional: POOL_THERE, POOL_GONE or
+                                   POOL_MAYBE_GONE (see above) */
     void *arg;                 /* the caller's */
     int continuation;          /* 1: more work of an admitted request (the
                                   next band of a stream): not refused for
@@ -59,6 +66,7 @@ struct pool_job {
     pool_job *next;
     struct pool_client *owner;
     long long queued_ms;
+    int maybe_gone;            /* the sweeper saw POOL_MAYBE_GONE */
 };
 
 typedef struct {
@@ -67,6 +75,9 @@ typedef struct {
     uint64_t max_queued_cost; /* bound on the waiting jobs' total cost */
     int sweep_ms;             /* how often waiting jobs are probed; 0: 100 */
 } pool_config;
+
+/* What a job's gone() probe answers. */
+enum { POOL_THERE = 0, POOL_GONE = 1, POOL_MAYBE_GONE = 2 };
 
 /* Error codes of pool_submit (negative). */
 enum { POOL_EFULL = -1, POOL_ESTOPPED = -2, POOL_ENOMEM = -3 };

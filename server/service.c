@@ -527,8 +527,8 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
             rc = heightsreq_tile_lookup(s->tiles, &rq->route, &rq->query, rq->if_none_match,
                                         rq->accept_encoding, out, out_cost, err, sizeof err);
         else
-            rc = tile_lookup(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, out_cost,
-                             err, sizeof err);
+            rc = tile_lookup(s->tiles, rq->raw_target, rq->if_none_match, &rq->route, &rq->query,
+                             out, out_cost, err, sizeof err);
         if (rc == 1)
             return 1;
         break;

@@ -32,6 +32,8 @@ typedef struct {
     const char *method;          /* "GET", ... */
     char *target;                /* the raw request target, NUL-terminated;
                                     cut and decoded in place by prepare */
+    const char *raw_target;      /* the target as received, left as it is
+                                    (NULL: none): keys tile.c's memo */
     const char *body;            /* POST body (NULL: none) */
     size_t body_len;
     int body_too_large;          /* over LIMIT_BODY_BYTES (read and dropped) */

@@ -3,6 +3,7 @@
 #include "tile.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,76 @@
 #include "failalloc.h"
 #include "render.h"
 
+/* The memo of request targets: what the raw target of a tile request
+ * (as received, percent-encoded) comes to, its cache key and ETag, so that
+ * a cached tile asked for again in the same words skips parsing its query
+ * and printing its canonical text (most of the connection thread's own
+ * work for a hit; BENCHMARKS.md, "HTTP"). Both are functions of the target
+ * alone, so a remembered pair is never stale; the tile itself is still
+ * looked up in the cache, which alone decides what is kept. Direct-mapped,
+ * a slot per hash of the target; a longer target or key is not
+ * remembered. Slots are guarded by a few striped locks (held for a copy). */
+#define MEMO_SLOTS 1024
+#define MEMO_LOCKS 16
+#define MEMO_TARGET_MAX 256
+#define MEMO_KEY_MAX 640
+
+typedef struct {
+    uint64_t hash;                 /* of the target; 0: empty */
+    char target[MEMO_TARGET_MAX];
+    char key[MEMO_KEY_MAX];
+    char etag[24];                 /* "\"<16 hex>\"" */
+} memo_slot;
+
 struct tile_service {
     cache *cache;
     metrics *metrics;
+    memo_slot *memo;               /* MEMO_SLOTS */
+    pthread_mutex_t memo_lock[MEMO_LOCKS];
 };
+
+static uint64_t memo_hash(const char *target, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)target[i]) * 0x100000001b3ULL;
+    return h != 0 ? h : 1;
+}
+
+/* Copies the key and ETag remembered for target into key and etag (sizes
+ * MEMO_KEY_MAX and at least 24); 1 if found, else 0. */
+static int memo_get(tile_service *t, const char *target, size_t len, uint64_t h, char *key,
+                    char *etag)
+{
+    memo_slot *m = &t->memo[h % MEMO_SLOTS];
+    pthread_mutex_t *lock = &t->memo_lock[h % MEMO_LOCKS];
+    int found = 0;
+    pthread_mutex_lock(lock);
+    if (m->hash == h && strncmp(m->target, target, len) == 0 && m->target[len] == '\0') {
+        memcpy(key, m->key, strlen(m->key) + 1);
+        memcpy(etag, m->etag, strlen(m->etag) + 1);
+        found = 1;
+    }
+    pthread_mutex_unlock(lock);
+    return found;
+}
+
+static void memo_put(tile_service *t, const char *target, size_t len, uint64_t h,
+                     const char *key, const char *etag)
+{
+    size_t klen = strlen(key), elen = strlen(etag);
+    if (len >= MEMO_TARGET_MAX || klen >= MEMO_KEY_MAX || elen >= sizeof t->memo->etag)
+        return;
+    memo_slot *m = &t->memo[h % MEMO_SLOTS];
+    pthread_mutex_t *lock = &t->memo_lock[h % MEMO_LOCKS];
+    pthread_mutex_lock(lock);
+    m->hash = h;
+    memcpy(m->target, target, len);
+    m->target[len] = '\0';
+    memcpy(m->key, key, klen + 1);
+    memcpy(m->etag, etag, elen + 1);
+    pthread_mutex_unlock(lock);
+}
 
 #define TILE_CACHE_CONTROL "public, max-age=31536000, immutable"
 
@@ -57,10 +124,15 @@ tile_service *tile_service_create(size_t budget_bytes, metrics *m)
     if (t == NULL)
         return NULL;
     t->cache = cache_create(budget_bytes, NULL);
-    if (t->cache == NULL) {
+    t->memo = calloc(MEMO_SLOTS, sizeof *t->memo);
+    if (t->cache == NULL || t->memo == NULL) {
+        cache_destroy(t->cache);
+        free(t->memo);
         free(t);
         return NULL;
     }
+    for (int i = 0; i < MEMO_LOCKS; i++)
+        pthread_mutex_init(&t->memo_lock[i], NULL);
     t->metrics = m;
     return t;
 }
@@ -70,6 +142,9 @@ void tile_service_destroy(tile_service *t)
     if (t == NULL)
         return;
     cache_destroy(t->cache);
+    for (int i = 0; i < MEMO_LOCKS; i++)
+        pthread_mutex_destroy(&t->memo_lock[i]);
+    free(t->memo);
     free(t);
 }
 
@@ -189,16 +264,25 @@ int tile_handle(tile_service *t, const char *inm, const route *r, const query_ar
     return entry_reply(e, inm, etag, out);
 }
 
-int tile_lookup(tile_service *t, const char *inm, const route *r, const query_args *q,
-                reply *out, uint64_t *out_cost, char *err, size_t err_size)
+int tile_lookup(tile_service *t, const char *target, const char *inm, const route *r,
+                const query_args *q, reply *out, uint64_t *out_cost, char *err,
+                size_t err_size)
 {
     query_result qr;
     char key[1024], etag[32];
+    cache_entry *e = NULL;
+    size_t tlen = target != NULL ? strlen(target) : 0;
+    uint64_t h = target != NULL && tlen < MEMO_TARGET_MAX ? memo_hash(target, tlen) : 0;
+    if (h != 0 && memo_get(t, target, tlen, h, key, etag) && cache_lookup(t->cache, key, &e) == 0) {
+        int rc = entry_reply(e, inm, etag, out);
+        return rc != 0 ? rc : 1;
+    }
     int rc = tile_key(r, q, &qr, key, sizeof key, etag, sizeof etag, err, err_size);
     if (rc != 0)
         return rc;
-    cache_entry *e = NULL;
     if (cache_lookup(t->cache, key, &e) == 0) {
+        if (h != 0)
+            memo_put(t, target, tlen, h, key, etag);
         rc = entry_reply(e, inm, etag, out);
         return rc != 0 ? rc : 1;
     }

@@ -39,8 +39,11 @@ int tile_handle(tile_service *t, const char *if_none_match, const route *r,
  * Returns 1 with *out the answer when the tile is cached (200 or 304, as
  * tile_handle); 0 when it must be rendered, with *out_cost its estimated
  * work (cost.h) and *out untouched; or an ERR_* code with a message in err
- * (a bad query; ERR_TOO_COSTLY over the per-request limit). */
-int tile_lookup(tile_service *t, const char *if_none_match, const route *r,
+ * (a bad query; ERR_TOO_COSTLY over the per-request limit). target, the
+ * request target as received (NULL: none), keys a memo of the cache key
+ * and ETag it comes to: a cached tile asked for again in the same words is
+ * found without parsing r's query again. */
+int tile_lookup(tile_service *t, const char *target, const char *if_none_match, const route *r,
                 const query_args *q, reply *out, uint64_t *out_cost, char *err,
                 size_t err_size);
 

@@ -110,7 +110,7 @@
   var GROUPS = [
     { title: 'Field', names: ['kind', 'seed', 'lattice'] },
     { title: 'Render', names: ['palette', 'shade', 'zero', 'grid'] },
-    { title: 'Domain', names: ['frequency', 'warp', 't'] },
+    { title: 'Domain', names: ['frequency', 'period', 'warp', 't'] },
     { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
   ];
   var inputs = {};    /* name -> {set(value), ...} */
@@ -241,7 +241,12 @@
       scale(2);
     });
     if (enable) enable.addEventListener('change', function () {
-      if (enable.checked) { var r = parseParam(p, box.value || '0'); commit(r.ok ? r.value : 0); } else { stopPlay(); commit(undefined); }
+      if (enable.checked) {
+        /* the box's number, else 0, else one zoom-0 tile (period: a texture per tile) */
+        var r = parseParam(p, box.value || '0');
+        if (!r.ok) r = parseParam(p, String(api.worldSize));
+        commit(r.ok ? r.value : 0);
+      } else { stopPlay(); commit(undefined); }
     });
     if (play) play.addEventListener('click', togglePlay);
     return {

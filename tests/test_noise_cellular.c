@@ -521,17 +521,6 @@ static void test_cell_and_centres(void)
 /* ---- goldens of the returns and distances (the default, f1 euclidean,
  * is in test_noise_golden.c with every fractal mode) ---- */
 
-static uint64_t fnv1a(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 static const struct {
     int dist, ret, d3;
     double jitter;
@@ -567,7 +556,7 @@ static void test_goldens(void)
         s.t = 4.25;
         s.frequency = 0.3;
         noise_eval_grid(&s, -37.3, 12.6, 0.173, W, W, v, g);
-        uint64_t hv = fnv1a(v, sizeof(float) * W * W), hg = fnv1a(g, sizeof(float) * 2 * W * W);
+        uint64_t hv = tn_fnv1a(v, sizeof(float) * W * W), hg = tn_fnv1a(g, sizeof(float) * 2 * W * W);
         if (hv != goldens[i].values || hg != goldens[i].grads) {
             bad++;
             fprintf(stderr, "  golden %d: got 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull\n", i, hv, hg);

@@ -16,17 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t fnv1a(const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 typedef struct {
     const char *name;
     noise_fractal fractal;
@@ -120,10 +109,10 @@ static void test_goldens(void)
             s.frequency = 0.75;
             memset(v, 0, sizeof(float) * W * W);
             noise_eval_grid(&s, -37.3, 12.6, 0.173, W, W, v, g);
-            uint64_t hv = fnv1a(v, sizeof(float) * W * W), hg = fnv1a(g, sizeof(float) * 2 * W * W);
+            uint64_t hv = tn_fnv1a(v, sizeof(float) * W * W), hg = tn_fnv1a(g, sizeof(float) * 2 * W * W);
             /* values-only fills give the same values */
             noise_eval_grid(&s, -37.3, 12.6, 0.173, W, W, v, NULL);
-            uint64_t hv2 = fnv1a(v, sizeof(float) * W * W);
+            uint64_t hv2 = tn_fnv1a(v, sizeof(float) * W * W);
             if (hv != golden[b][m][0] || hg != golden[b][m][1] || hv2 != hv) {
                 bad++;
                 fprintf(stderr, "  %s %s: got { 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull }%s\n", tn_bases[b].name,

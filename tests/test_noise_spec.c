@@ -106,6 +106,39 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "distance=manhattan", NOISE_EUNKNOWN, "'distance' applies only to cellular, not to perlin" },
     { NOISE_VALUE, "jitter=0.5", NOISE_EUNKNOWN, "'jitter' applies only to cellular, not to value" },
     { NOISE_IMPROVED, "return=f1", NOISE_EUNKNOWN, "'return' applies only to cellular, not to improved" },
+    /* period: absent leaves the canonical text as it was; present, it follows lattice, before t */
+    { NOISE_PERLIN, "period=4", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4" },
+    { NOISE_VALUE, "t=2&period=4.0&octaves=3", 0, "&octaves=3&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&period=4&t=2" },
+    { NOISE_IMPROVED, "period=256", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&period=256" },
+    { NOISE_PERLIN, "period=10&frequency=0.1", 0, "frequency=0.1&" },          /* 1 cell, up to rounding */
+    { NOISE_PERLIN, "period=0.7&frequency=10", 0, "&period=0.7" },             /* 7 cells */
+    { NOISE_PERLIN, "period=4&lacunarity=1.5&octaves=3", 0, "&period=4" },     /* 4, 6, 9 cells */
+    { NOISE_PERLIN, "period=4&lacunarity=2.5&octaves=1", 0, "&period=4" },     /* one octave: lacunarity unused */
+    { NOISE_PERLIN, "period=1e9", 0, "&period=1e9" },                          /* 1e9 cells <= 2^30 */
+    { NOISE_PERLIN, "period=1e-6&frequency=1e6", 0, "&period=1e-6" },
+    { NOISE_PERLIN, "period=0", NOISE_ERANGE, "period must be a number in (0, 1e9], got '0'" },
+    { NOISE_PERLIN, "period=-4", NOISE_ERANGE, "period must be a number in (0, 1e9], got '-4'" },
+    { NOISE_PERLIN, "period=inf", NOISE_ERANGE, "period must be a number in (0, 1e9], got 'inf'" },
+    { NOISE_PERLIN, "period=nan", NOISE_ERANGE, "period must be a number in (0, 1e9], got 'nan'" },
+    { NOISE_PERLIN, "period=", NOISE_ESYNTAX, "period must be a number in (0, 1e9], got an empty value" },
+    { NOISE_PERLIN, "period=4&period=4", NOISE_EDUP, "parameter 'period' given twice" },
+    { NOISE_SIMPLEX, "period=4", NOISE_EUNKNOWN,
+      "parameter 'period' applies only to value, perlin, improved and cellular, not to simplex: simplex noise's triangular "
+      "lattice has no square period ((P, 0) and (0, P) are never both lattice vectors, as sqrt 3 is irrational)" },
+    { NOISE_VALUE, "period=4&lattice=triangle", NOISE_ERANGE, "period needs lattice=square: the triangle lattice has no square period" },
+    { NOISE_PERLIN, "lattice=triangle&period=4", NOISE_ERANGE, "period needs lattice=square" },
+    { NOISE_PERLIN, "period=2.5", NOISE_ERANGE, "period x frequency must be a whole number of lattice cells (1 or more), got 2.5" },
+    { NOISE_PERLIN, "frequency=0.3&period=3", NOISE_ERANGE, "period x frequency must be a whole number of lattice cells (1 or more), got 0.8999999999999999" },
+    { NOISE_PERLIN, "period=0.25", NOISE_ERANGE, "(1 or more), got 0.25" },
+    { NOISE_PERLIN, "octaves=3&lacunarity=2.5&period=3", NOISE_ERANGE,
+      "period x frequency x lacunarity^1 (octave 1's period in lattice cells) must be a whole number, got 7.5: "
+      "lacunarity must be an integer when period is set" },
+    { NOISE_PERLIN, "octaves=3&period=4&lacunarity=1.5&frequency=0.5", NOISE_ERANGE, "lacunarity^2 (octave 2's period in lattice cells) must be a whole number, got 4.5" },
+    { NOISE_PERLIN, "period=1e9&frequency=2", NOISE_ERANGE,
+      "period x frequency (octave 0's period in lattice cells) must be at most 1073741824 (2^30), got 2e9: lower period, frequency, lacunarity or octaves" },
+    { NOISE_VALUE, "period=1e6&octaves=16", NOISE_ERANGE, "period x frequency x lacunarity^11 (octave 11's period in lattice cells) must be at most 1073741824" },
+    { NOISE_CELLULAR, "period=4&distance=manhattan", 0, "&distance=manhattan&return=f1&jitter=1&period=4" },
+    { NOISE_CELLULAR, "t=1&period=4", 0, "&jitter=1&period=4&t=1" },
 };
 
 /* Splits "a=1&b=2" into names and values (in place, at most 16 pairs). */
@@ -241,10 +274,10 @@ static void test_kinds_and_params(void)
     CHECK(noise_kind_name(NOISE_KIND_COUNT) == NULL);
     size_t n = 0;
     const noise_param *p = noise_params(&n);
-    CHECK(n == 11);
+    CHECK(n == 12);
     const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice",
-                            "distance", "return", "jitter", "t" };
-    for (size_t i = 0; i < n && i < 11; i++)
+                            "distance", "return", "jitter", "period", "t" };
+    for (size_t i = 0; i < n && i < 12; i++)
         CHECKF(strcmp(p[i].name, order[i]) == 0, "param %zu is %s", i, p[i].name);
     /* the defaults in the table are the ones noise_spec_default uses */
     noise_spec d;
@@ -255,7 +288,8 @@ static void test_kinds_and_params(void)
     CHECK(p[1].type == NOISE_PARAM_INTEGER && p[1].min == 1 && p[1].max == 16);
     CHECK(p[4].type == NOISE_PARAM_ENUM && strcmp(p[4].default_choice, "fbm") == 0 &&
           strcmp(p[4].choices[2], "ridged") == 0 && p[4].choices[3] == NULL);
-    CHECK(p[10].optional == 1);
+    CHECK(p[10].optional == 1 && p[10].min == 0 && p[10].min_exclusive && p[10].max == 1e9);
+    CHECK(p[11].optional == 1);
     /* cellular's rows: defaults as noise_spec_default, cellular only */
     noise_spec_default(&d, NOISE_CELLULAR, 0);
     CHECK(strcmp(p[7].default_choice, "euclidean") == 0 && d.distance == NOISE_EUCLIDEAN);
@@ -285,7 +319,7 @@ static void test_noise_includes_only_libc(void)
 {
     static const char *const allowed[] = { "<math.h>",   "<stdint.h>", "<stddef.h>", "<string.h>", "<stdio.h>",
                                            "<stdlib.h>", "<ctype.h>",  "<errno.h>",  "<float.h>",  "<strings.h>",
-                                           "<limits.h>", "<stdatomic.h>",
+                                           "<limits.h>", "<stdatomic.h>", "<stdarg.h>",
                                            /* the compiler's intrinsics, for the vector paths */
                                            "<immintrin.h>" };
     DIR *d = opendir("noise");

@@ -6,6 +6,7 @@
 
 #include "noise.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* splitmix64 */
@@ -21,6 +22,18 @@ static inline uint64_t tn_rand(uint64_t *state)
 static inline double tn_uniform(uint64_t *state, double lo, double hi)
 {
     return lo + (hi - lo) * ((double)(tn_rand(state) >> 11) * 0x1p-53);
+}
+
+/* FNV-1a, 64-bit, over n bytes: the golden checksums of grids of floats. */
+static inline uint64_t tn_fnv1a(const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
 }
 
 /* Every (kind, lattice) pair the core accepts. */

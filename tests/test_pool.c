@@ -339,6 +339,47 @@ static void test_gone_clients_leave_the_queue(void)
     CHECK(atomic_load(&r.cancelled) == 6);
 }
 
+/* A client that closed its sending side may still read its answer (a
+ * half-close) or may have left: its job stays and runs, and is evicted only
+ * when a job that would not fit needs its room. */
+static void test_maybe_gone_clients_stay_until_their_room_is_needed(void)
+{
+    recorder r;
+    recorder_init(&r);
+    pool *p = make_pool(1, 100);
+    atomic_int gate = 0;
+    tjob blocker, a[5], b, c;
+    block_worker(p, &blocker, &r, &gate);
+    for (int i = 0; i < 5; i++) {
+        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
+        CHECK(pool_submit(p, &a[i].job) == 0);
+    }
+    for (int i = 0; i < 2; i++)
+        atomic_store(&a[i].leave, POOL_MAYBE_GONE);
+    sleep_ms(150); /* several sweeps (every 20 ms): none of them is taken */
+    pool_stats st;
+    pool_get_stats(p, &st);
+    CHECK(st.queued_jobs == 5 && st.cancelled == 0);
+    /* 50 + 60 > 100: the half-closed ones make room, the others stay. */
+    tjob_init(&b, &r, 200, 0x7f000003, 60);
+    CHECK(pool_submit(p, &b.job) == 0);
+    pool_get_stats(p, &st);
+    CHECK(st.cancelled == 2 && st.queued_jobs == 4 && st.queued_cost == 90);
+    CHECK(atomic_load(&a[0].outcome) == POOL_CANCELLED && atomic_load(&a[1].calls) == 1);
+    /* Nothing left to evict: refused. */
+    tjob_init(&c, &r, 300, 0x7f000003, 20);
+    CHECK(pool_submit(p, &c.job) == POOL_EFULL);
+    /* A worker runs a maybe-gone job it takes (only POOL_GONE skips it). */
+    atomic_store(&a[3].leave, POOL_MAYBE_GONE);
+    atomic_store(&gate, 1);
+    CHECK(wait_for(&r.runs, 5));
+    pool_destroy(p);
+    for (int i = 2; i < 5; i++)
+        CHECK(atomic_load(&a[i].calls) == 1 && atomic_load(&a[i].outcome) == POOL_RUN);
+    CHECK(atomic_load(&b.outcome) == POOL_RUN && atomic_load(&c.calls) == 0);
+    CHECK(atomic_load(&r.cancelled) == 2);
+}
+
 static void *open_gate_later(void *gate)
 {
     sleep_ms(50);
@@ -511,6 +552,7 @@ int main(void)
     RUN(test_no_banked_credit);
     RUN(test_bound_and_share);
     RUN(test_gone_clients_leave_the_queue);
+    RUN(test_maybe_gone_clients_stay_until_their_room_is_needed);
     RUN(test_drain_and_destroy);
     RUN(test_workers_run_at_lower_priority);
     RUN(test_many_threads_submit);

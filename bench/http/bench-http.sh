@@ -9,7 +9,9 @@
 # over the whole tile set (a Lua script rotating over the URLs) and on a
 # single hot tile. Figures: requests/s and the ratio daemon/nginx (median
 # over the rounds). Then the threading modes of libmicrohttpd on the hot
-# tile (BENCHMARKS.md, "HTTP").
+# tile (BENCHMARKS.md, "HTTP"): epoll pools of other shapes only, as
+# thread-per-connection cannot resume the render pool's suspended requests
+# (the daemon refuses NOISETILE_BENCH_MHD=perconn at start).
 #
 # Then the render pool's runs (bench/http/pool-bench.mjs: latency isolation,
 # fairness between addresses, overload at 10x the queue's bound, 1 MiB
@@ -19,6 +21,10 @@
 # Environment: BUILD (build dir, default build), SECONDS_PER_RUN (10),
 # ROUNDS (2), MODES (1: also compare threading modes), POOL (1: the render
 # pool's runs), POOL_BENCH_SECONDS (15), BASELINE_BIN, OUT (report file).
+#
+# Nothing here waits without a bound: every curl has -m, wrk runs under
+# timeout(1) besides its own -d, the pool runs under timeout(1), and a
+# daemon that does not exit within 30 s of SIGTERM is killed and reported.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -40,7 +46,11 @@ chmod 755 "$tmp"
 daemon_pid=""
 nginx_pid=""
 cleanup() {
-  [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null && wait "$daemon_pid" 2>/dev/null
+  if [ -n "$daemon_pid" ] && kill "$daemon_pid" 2>/dev/null; then
+    for _ in $(seq 100); do kill -0 "$daemon_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$daemon_pid" 2>/dev/null || true
+    wait "$daemon_pid" 2>/dev/null || true
+  fi
   [ -n "$nginx_pid" ] && kill "$nginx_pid" 2>/dev/null
   sleep 0.2
   rm -rf "$tmp"
@@ -68,13 +78,25 @@ start_daemon() {
 }
 stop_daemon() {
   kill "$daemon_pid"
+  local i
+  for i in $(seq 300); do
+    kill -0 "$daemon_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$daemon_pid" 2>/dev/null; then
+    kill -9 "$daemon_pid"
+    wait "$daemon_pid" 2>/dev/null || true
+    daemon_pid=""
+    echo "bench-http: the daemon did not exit within 30 s of SIGTERM (killed)" >&2
+    exit 1
+  fi
   wait "$daemon_pid" || { echo "bench-http: daemon exited with $?" >&2; exit 1; }
   daemon_pid=""
 }
 warm() {  # fetch every path once (fills the cache) and keep the bytes
   while read -r p; do
     mkdir -p "$tmp/www$(dirname "$p")"
-    curl -sf -o "$tmp/www$p" "http://127.0.0.1:$dport$p" || { echo "bench-http: GET $p failed" >&2; exit 1; }
+    curl -sf -m 30 -o "$tmp/www$p" "http://127.0.0.1:$dport$p" || { echo "bench-http: GET $p failed" >&2; exit 1; }
   done <"$1"
 }
 
@@ -124,10 +146,10 @@ EOF
 nginx -p "$tmp/nginx" -c "$tmp/nginx/nginx.conf" -e "$tmp/nginx/error.log" &
 nginx_pid=$!
 for _ in $(seq 100); do
-  curl -sf -o /dev/null "http://127.0.0.1:$nport/perlin/7/3/1/2.png" && break
+  curl -sf -m 2 -o /dev/null "http://127.0.0.1:$nport/perlin/7/3/1/2.png" && break
   sleep 0.05
 done
-cmp <(curl -sf "http://127.0.0.1:$nport/perlin/7/3/1/2.png") <(curl -sf "http://127.0.0.1:$dport/perlin/7/3/1/2.png") ||
+cmp <(curl -sf -m 10 "http://127.0.0.1:$nport/perlin/7/3/1/2.png") <(curl -sf -m 10 "http://127.0.0.1:$dport/perlin/7/3/1/2.png") ||
   { echo "bench-http: nginx and the daemon serve different bytes" >&2; exit 1; }
 
 # cpu_ticks PID...: user+system clock ticks used so far by these processes
@@ -153,8 +175,8 @@ run_wrk() {
   pids=$(server_pids "$port")
   # shellcheck disable=SC2086
   t0=$(cpu_ticks $pids)
-  out=$(wrk -t2 -c"$conns" -d"${DUR}s" --timeout 5s --latency -s "$LUA" \
-    "http://127.0.0.1:$port" -- "$tmp/$set.txt" 2>&1)
+  out=$(timeout $((DUR + 30)) wrk -t2 -c"$conns" -d"${DUR}s" --timeout 5s --latency -s "$LUA" \
+    "http://127.0.0.1:$port" -- "$tmp/$set.txt" 2>&1) || { echo "bench-http: wrk failed or timed out: $out" >&2; exit 1; }
   # shellcheck disable=SC2086
   t1=$(cpu_ticks $pids)
   echo "$out" >>"$tmp/wrk.log"
@@ -220,7 +242,8 @@ if [ "$MODES" = 1 ]; then
     local label=$1 conns=$2
     shift 2
     start_daemon "$@"
-    curl -sf -o /dev/null "http://127.0.0.1:$dport/perlin/7/3/1/2.png"
+    curl -sf -m 30 -o /dev/null "http://127.0.0.1:$dport/perlin/7/3/1/2.png" ||
+      { echo "bench-http: $label: no answer to the first tile within 30 s" >&2; exit 1; }
     local line
     line=$(run_wrk "$label" "$dport" "$conns" hot)
     stop_daemon
@@ -234,7 +257,6 @@ if [ "$MODES" = 1 ]; then
     mode_run epoll-pool-16x120 "$conns" -- --threads 16
     mode_run epoll-pool-2x2000 "$conns" NOISETILE_BENCH_MHD=pool:2000 -- --threads 2
     mode_run epoll-single-4000 "$conns" NOISETILE_BENCH_MHD=pool:4000 -- --threads 1
-    mode_run thread-per-conn "$conns" NOISETILE_BENCH_MHD=perconn -- --threads 16
   done
   { echo; echo "threading modes: label conns set req/s p50 p99 errors req/cpu-s"; cat "$tmp/modes"; } >>"$tmp/summary"
 fi
@@ -245,7 +267,8 @@ if [ "$POOL" = 1 ]; then
   echo
   echo "render pool runs (bench/http/pool-bench.mjs; machine load $(cut -d' ' -f1-3 /proc/loadavg)):"
   for b in "$BIN" ${BASELINE_BIN:+"$BASELINE_BIN"}; do
-    node bench/http/pool-bench.mjs "$b" >>"$tmp/pool.jsonl" || { echo "bench-http: pool-bench failed for $b" >&2; exit 1; }
+    timeout 900 node bench/http/pool-bench.mjs "$b" >>"$tmp/pool.jsonl" ||
+      { echo "bench-http: pool-bench failed or timed out (900 s) for $b" >&2; exit 1; }
   done
 fi
 

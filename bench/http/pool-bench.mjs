@@ -50,7 +50,22 @@ async function startDaemon(extra = []) {
     });
   });
   const exited = new Promise((r) => child.on('close', (code, signal) => r({ code, signal })));
-  return { child, port, exited, async stop() { child.kill('SIGTERM'); return exited; } };
+  // A daemon that does not exit within 30 s of SIGTERM is killed, and the
+  // run fails: the benchmark never waits without a bound.
+  async function stop() {
+    child.kill('SIGTERM');
+    let timer;
+    const late = new Promise((r) => { timer = setTimeout(() => r(null), 30000); });
+    const res = await Promise.race([exited, late]);
+    clearTimeout(timer);
+    if (res === null) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new Error(`${BIN} did not exit within 30 s of SIGTERM`);
+    }
+    return res;
+  }
+  return { child, port, exited, stop };
 }
 
 // CPU seconds (user + system) the process has used so far.

@@ -187,7 +187,7 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
   const raw = JSON.stringify(api);
   const names = await page.evaluate(() => [...document.querySelectorAll('#controls [data-param]')].map((e) => e.dataset.param));
   for (const want of ['kind', 'seed', 'frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice',
-    'distance', 'return', 'jitter', 'palette', 'shade', 'zero']) {
+    'distance', 'return', 'jitter', 'period', 'palette', 'shade', 'zero']) {
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
@@ -368,6 +368,27 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   await page.click('#play');
   const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
   assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
+  await waitTiles(page);
+});
+
+test('period: its switch asks for a field repeating every zoom-0 tile; simplex has no period control', { timeout: 120000 }, async () => {
+  const { page } = wide;
+  const start = requests.length;
+  await page.click('label[for="p-period-on"]');
+  await waitTiles(page, 'period=16');
+  assert.equal(hashState(page.url()).get('period'), '16');
+  const fresh = requests.slice(start).filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.ok(fresh.length > 0 && fresh.every((u) => new URL(u).searchParams.get('period') === '16'),
+    `tiles with period=16: ${fresh.length}`);
+  await page.click('label[for="p-kind-simplex"]');
+  await waitTiles(page, '/simplex/');
+  assert.equal(await page.isVisible('[data-param=period]'), false, 'no period control for simplex');
+  const shown = await page.evaluate(() => [...document.querySelectorAll('.noise-tiles img.leaflet-tile-loaded')].map((i) => i.src));
+  assert.ok(shown.length > 0 && shown.every((u) => !u.includes('period=')), 'simplex tiles carry no period');
+  await page.click('label[for="p-kind-perlin"]');
+  await waitTiles(page, 'period=16');
+  await page.click('label[for="p-period-on"]');
+  await page.waitForFunction(() => !location.hash.includes('period='));
   await waitTiles(page);
 });
 

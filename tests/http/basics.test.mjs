@@ -2,7 +2,7 @@
 // /healthz, CORS, OPTIONS, the access log and the graceful stop.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, runOnce, get, raw } from './daemon.mjs';
+import { startDaemon, runOnce, get, raw, waitFor } from './daemon.mjs';
 
 test('--help prints usage and exits 0', async () => {
   const r = await runOnce(['--help']);
@@ -35,6 +35,34 @@ test('bad flags and variables: a message naming them and exit code 2', async () 
   }
 });
 
+test('NOISETILE_BENCH_MHD: perconn and malformed values refused at start with a message', async () => {
+  // Thread-per-connection never resumes a request handed to the render
+  // pool (libmicrohttpd 0.9.75): a daemon started that way would hang its
+  // first uncached tile's client, so it must not start at all.
+  const cases = [
+    ['perconn', /NOISETILE_BENCH_MHD=perconn is not supported.*never resumed/],
+    ['pool:', /NOISETILE_BENCH_MHD must be pool:N.*got 'pool:'/],
+    ['pool:0', /NOISETILE_BENCH_MHD must be pool:N/],
+    ['pool:12x', /NOISETILE_BENCH_MHD must be pool:N/],
+    ['epoll', /NOISETILE_BENCH_MHD must be pool:N.*got 'epoll'/],
+  ];
+  for (const [value, re] of cases) {
+    const r = await runOnce(['--port', '0'], { NOISETILE_BENCH_MHD: value });
+    assert.equal(r.code, 1, `${value} -> ${r.code}: ${r.stderr}`);
+    assert.match(r.stderr, re);
+    assert.doesNotMatch(r.stdout, /listening/);
+    assert.doesNotMatch(r.stderr, /Sanitizer|runtime error/);
+  }
+  // pool:N still starts (the benchmark's other mode) and serves a render.
+  const d = await startDaemon({ args: ['--threads', '2'], env: { NOISETILE_BENCH_MHD: 'pool:200' } });
+  try {
+    const r = await get(`${d.url}/perlin/7/2/1/1.png`);
+    assert.equal(r.status, 200);
+  } finally {
+    await d.stop();
+  }
+});
+
 test('listening line, /healthz, CORS, access log, graceful stop', async () => {
   const d = await startDaemon({ args: ['--threads', '2', '--cache-mb', '8'] });
   try {
@@ -49,10 +77,10 @@ test('listening line, /healthz, CORS, access log, graceful stop', async () => {
     assert.equal(h.status, 200);
     assert.equal(h.body.length, 0);
     assert.equal(h.headers['content-length'], String(r.body.length));
-    // One access-log line per request, naming method, path and status.
-    await new Promise((res) => setTimeout(res, 100));
+    // One access-log line per request, naming method, path and status
+    // (written after the answer: waited for).
+    await waitFor(() => /"HEAD \/healthz" 200 /.test(d.stderr()), 'the HEAD request in the access log');
     assert.match(d.stderr(), /"GET \/healthz" 200 /);
-    assert.match(d.stderr(), /"HEAD \/healthz" 200 /);
   } finally {
     await d.stop();
   }
@@ -147,7 +175,8 @@ test('connection limits: one address holds at most 3/4 of the 120 slots per thre
       socks.push(s);
       await new Promise((res) => s.on('connect', res));
     }
-    await new Promise((res) => setTimeout(res, 500));
+    await waitFor(() => closed >= 110 - 90, 'the daemon closing the connections beyond 90');
+    await new Promise((res) => setTimeout(res, 300)); // and no more than those
     assert.equal(closed, 110 - 90, 'idle connections beyond 90 are closed by the daemon');
   } finally {
     for (const s of socks) s.destroy();

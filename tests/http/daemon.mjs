@@ -18,7 +18,22 @@ const SANITIZER_REPORT = /Sanitizer|runtime error|LeakSanitizer/;
 
 // Under make valgrind (NOISETILE_VALGRIND_OPTS set) a daemon starts and
 // answers several times slower: the start-up deadlines below stretch.
-const SLOW = process.env.NOISETILE_VALGRIND_OPTS ? 4 : 1;
+export const SLOW = process.env.NOISETILE_VALGRIND_OPTS ? 4 : 1;
+
+// Waits until check() (sync or async) returns a truthy value and resolves
+// it; fails naming what it waited for after timeoutMs (stretched under
+// valgrind). For what the daemon does after the client has its answer (the
+// access log, counters of completed requests): wait for it, never sleep and
+// hope.
+export async function waitFor(check, what, { timeoutMs = 10000, intervalMs = 25 } = {}) {
+  const deadline = Date.now() + timeoutMs * SLOW;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) assert.fail(`waited ${timeoutMs * SLOW} ms for ${what}`);
+    await new Promise((res) => setTimeout(res, intervalMs));
+  }
+}
 
 // Runs the binary to completion (for --help and bad flags).
 export function runOnce(args, env = {}, timeoutMs = 20000 * SLOW) {

@@ -205,6 +205,26 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
     assert.ok(names.includes(n), `tile parameter ${n}`);
   const oct = tileGet.parameters.find((p) => p.name === 'octaves');
   assert.deepEqual([oct.schema.minimum, oct.schema.maximum, oct.schema.default], [1, 16, 1]);
+  // Every operation that can answer 422 (work over the per-request limit)
+  // says so, and the routes that cannot reach it do not.
+  const costly = [
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'get', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'head', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'get', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'head', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/stats', 'get', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
+    ['/{kind}/{seed}/stats', 'head', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
+  ];
+  for (const [p, method, url] of costly) {
+    const a = await get(`${d.url}${url}`, { method: method.toUpperCase() });
+    assert.equal(a.status, 422, `${method} ${url}: ${a.text}`);
+    if (method === 'get') assert.match(a.json.error.message, /limit/);
+    const listed = doc.paths[p][method].responses['422'];
+    assert.ok(listed, `${method} ${p} lists 422`);
+    assert.equal(listed.$ref, '#/components/responses/TooCostly');
+  }
+  assert.match(doc.components.responses.TooCostly.description, /^Request too costly: .*limit of 50000000 units/);
+  assert.ok(!tileGet.responses['422']);
   // The kinds the document lists are the ones the daemon serves.
   assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
 });

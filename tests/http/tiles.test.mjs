@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { PNG } from 'pngjs';
 import { startDaemon, get, raw } from './daemon.mjs';
+import { seamCheck } from './seams.mjs';
 
 let d;
 before(async () => { d = await startDaemon({ args: ['--cache-mb', '64'] }); });
@@ -165,22 +166,6 @@ test('a gray pixel equals /points at its centre to one grey level (far and negat
     }
   }
 });
-
-// Mean |second difference| across a seam against the same measure inside.
-function seamCheck(a, b, W, horizontal, channel) {
-  const at = (png, i, j) => png.data[4 * (j * W + i) + channel];
-  // Pixel k along the line crossing the seam: a's last three, b's first three.
-  let seam = 0, inner = 0;
-  for (let t = 0; t < W; t++) {
-    const line = horizontal
-      ? [at(a, W - 3, t), at(a, W - 2, t), at(a, W - 1, t), at(b, 0, t), at(b, 1, t), at(b, 2, t)]
-      : [at(a, t, W - 3), at(a, t, W - 2), at(a, t, W - 1), at(b, t, 0), at(b, t, 1), at(b, t, 2)];
-    const d2 = (k) => Math.abs(line[k - 1] - 2 * line[k] + line[k + 1]);
-    seam += d2(2) + d2(3);
-    inner += d2(1) + d2(4);
-  }
-  return { seam: seam / (2 * W), inner: inner / (2 * W) };
-}
 
 test('neighbouring tiles continue each other as smoothly as inner columns and rows', async () => {
   const cases = [
