@@ -138,6 +138,15 @@ $(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
+# The C code of Wikipedia's Perlin noise article, the reference of the classic
+# kind, as printed: its `a *= 3284157443` multiplies in signed long and
+# overflows for negative cells (tests/wikipedia_perlin.c), so this one object
+# is built without UBSan's signed-overflow check, and its `a >> w-s` without
+# -Wparentheses.
+$(BUILD)/asan/bin/test_noise_classic: $(BUILD)/asan/tests/wikipedia_perlin.o
+$(BUILD)/asan/tests/wikipedia_perlin.o: SAN += -fno-sanitize=signed-integer-overflow
+$(BUILD)/asan/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+
 # The cache and the render pool are also tested under ThreadSanitizer
 # (each test links only its module).
 TSAN_TESTS := $(BUILD)/tsan/bin/test_cache $(BUILD)/tsan/bin/test_pool
@@ -181,12 +190,29 @@ bench-tiles: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/bench/bench_tiles
 	$(BUILD)/bench/bench_tiles
 
-# The noise core against stb_perlin and libnoise (a C++ shim, -lnoise).
-$(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $(BUILD)/libnoise.a
+# The noise core against stb_perlin and libnoise (a C++ shim, -lnoise), and
+# against "today": the core of commit $(TODAY) (before the vector paths),
+# compiled from git into one object whose only global symbols are
+# bench_today_* (bench/bench_noise_today.c), so both run in the same process.
+TODAY := 117be87
+$(BUILD)/bench/today.o: bench/bench_noise_today.c
+	@mkdir -p $(BUILD)/bench/today
+	$(Q)rm -rf $(BUILD)/bench/today/* && cd $(BUILD)/bench/today && \
+	if git -C $(CURDIR) cat-file -e $(TODAY)^{commit} 2>/dev/null; then \
+	  git -C $(CURDIR) archive $(TODAY) noise | tar -x && \
+	  for f in noise/*.c $(CURDIR)/bench/bench_noise_today.c; do \
+	    $(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -c $$f -o $$(basename $$f .c).o || exit 1; done; \
+	else \
+	  echo "bench-noise: no commit $(TODAY) here (shallow clone?): no 'today' column"; \
+	  $(CC) $(CSTD) $(WARN) $(OPT) -DBENCH_NO_TODAY -c $(CURDIR)/bench/bench_noise_today.c -o today.o; \
+	fi && ld -r -o ../today-all.o *.o
+	$(Q)objcopy -w --keep-global-symbol='bench_today_*' $(BUILD)/bench/today-all.o $@
+
+$(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $(BUILD)/libnoise.a $(BUILD)/bench/today.o
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -c bench/bench_noise.c -o $@.o
 	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
-	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/libnoise.a -lnoise -lm
+	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/bench/today.o $(BUILD)/libnoise.a -lnoise -lm
 
 .PHONY: bench-noise
 bench-noise: deps-bench
@@ -323,6 +349,10 @@ $(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
+# the article's code of test_noise_classic (see the sanitizer build above)
+$(BUILD)/vg/bin/test_noise_classic: $(BUILD)/vg/tests/wikipedia_perlin.o
+$(BUILD)/vg/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+
 valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)
 	BUILD=$(BUILD) tests/valgrind.sh
@@ -373,6 +403,9 @@ install: lib
 	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
 	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
 	$(Q)printf '%s\n' $(PC_LINES) > $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
+	@# a real install (no DESTDIR), as root: refresh the loader's cache, so
+	@# programs find libnoisetile.so.1 in a system directory like /usr/local/lib
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
 	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \

@@ -54,6 +54,31 @@
  *   that of the point counted nearer, i.e. of one side; cell's gradient is
  *   0. `lattice` does not apply (square only). docs/field.md gives the
  *   formulas.
+ * - classic is the C perlin(x, y) of Wikipedia's "Perlin noise" article
+ *   (docs/field.md): its hash, its gradient at a float angle (cos, sin
+ *   rounded to float), its interpolation (fade: linear as the code, cubic or
+ *   quintic as its comments). Seed 0 is the article's function: the same
+ *   gradients bit for bit, the rest in double where the article uses float,
+ *   so the values differ from the article's by at most 2e-6 (measured
+ *   1.3e-7 at 10,000 points per fade, tests/test_noise_classic.c);
+ *   other seeds XOR avalanche(seed) into the hash (after b's multiply).
+ *   It is 0 at every node, exactly. It is 2D: it takes no t (with t, or at
+ *   3D points, it is the same field, d/dt = 0). With the linear fade the
+ *   gradient is that of the cell holding the point (floor of each
+ *   coordinate): the field has a kink on cell borders.
+ * - gradients=angle (perlin, simplex) and falloff=quartic (simplex) are the
+ *   gradient/simplex article's GLSL functions with SmallXXHash for hash21
+ *   (docs/field.md): unit gradients at the angle h * 2 pi / 2^32, and the
+ *   kernel max(0.5 - r^2, 0)^4 scaled by 99. perlin&gradients=angle is its
+ *   gradientNoise(p), unscaled (about +-0.7); simplex&gradients=angle&
+ *   falloff=quartic is its simplexNoise(p / sqrt(3)) (noisetile's simplex
+ *   lattice), whose 99 never overshoots (bound 0.9979, below); both within
+ *   1e-12 of a transcription (tests/test_noise_glsl.c). simplex with
+ *   angle gradients keeps its classic kernel and scale; perlin on the
+ *   triangle lattice with angle gradients is that same field. These are 2D
+ *   like classic (no t; at 3D points d/dt = 0).
+ * - Sines and cosines of hashed angles come from one function for every
+ *   path (nl_sincos in noise_lattice.h), within 4.5e-16 of glibc's (measured 2.2e-16).
  * - Periodic fields (period > 0; value, perlin and improved on the square
  *   lattice, and cellular): f(x + period, y) = f(x, y + period) = f(x, y), values and
  *   gradients (t stays free). Octave k has period * frequency * lacunarity^k
@@ -86,6 +111,15 @@
  *   perlin/triangle   -0.9951..0.9964     -0.9405..0.9164   1 (scales 1/0.11685, 1/0.20346)
  *   simplex           -0.9976..0.9982     -0.9841..0.9876   1 (5.832/sqrt 2, 1024/(125 sqrt 3))
  *   improved          -0.9985..0.9995     -0.9980..0.9973   1 in 2D; 1.0363 in 3D, clamped
+ *   classic           -0.7028..0.6978     (2D only)         0.7071 (sqrt(2)/2: the article's scale)
+ *   classic/cubic     -0.7014..0.6971     (2D only)         0.7071
+ *   classic/quintic   -0.7003..0.6971     (2D only)         0.7071
+ *   perlin/angle      -0.6978..0.7034     (2D only)         0.7071 (sqrt(2)/2: the GLSL article's scale)
+ *   simplex/angle     -0.9989..0.9972     (2D only)         1 (5.832/sqrt 2 holds for any unit gradients)
+ *   simplex/quartic   -0.9978..0.9978     (2D only)         0.9979 (the article's 99; no clamp needed)
+ *   simplex/angle/quartic -0.9979..0.9979 (2D only)         0.9979
+ *   (/angle: gradients=angle; /quartic: falloff=quartic; perlin on the
+ *   triangle lattice with gradients=angle is simplex/angle)
  *
  *
  * cellular, jitter 1 (tests/test_noise_cellular.c: 100,000 random points
@@ -107,7 +141,8 @@
  *
  * The "bound" is the largest value any choice of corner gradients could
  * give (found by a dense search over a cell); each kind is scaled so it is
- * 1. Improved noise cannot be scaled (bit-exactness), so in 3D its rare
+ * 1, but classic, which keeps the article's scale (unit gradients: at most
+ * sqrt(2)/2, at a cell's centre). Improved noise cannot be scaled (bit-exactness), so in 3D its rare
  * excess over 1 (never seen in the samples above) is clamped to +-1.
  *
  * Evaluation uses about 100 KB of the caller's stack.
@@ -124,6 +159,7 @@ typedef enum {
     NOISE_SIMPLEX,     /* Catlike Coding's Simplex2D/3D, normalised gradients */
     NOISE_IMPROVED,    /* Ken Perlin's 2002 Improved Noise */
     NOISE_CELLULAR,    /* Worley noise: distances to jittered feature points */
+    NOISE_CLASSIC,     /* the C perlin(x, y) of Wikipedia's "Perlin noise" article (2D) */
     NOISE_KIND_COUNT
 } noise_kind;
 
@@ -132,6 +168,14 @@ typedef enum { NOISE_SQUARE = 0, NOISE_TRIANGLE, NOISE_LATTICE_COUNT } noise_lat
 /* cellular only: the distance, and what the field returns (see above) */
 typedef enum { NOISE_EUCLIDEAN = 0, NOISE_MANHATTAN, NOISE_CHEBYSHEV, NOISE_DISTANCE_COUNT } noise_cell_distance;
 typedef enum { NOISE_F1 = 0, NOISE_F2, NOISE_F2_F1, NOISE_CELL, NOISE_RETURN_COUNT } noise_cell_return;
+/* classic's interpolation: the article's code (linear) and its comments */
+typedef enum { NOISE_FADE_LINEAR = 0, NOISE_FADE_CUBIC, NOISE_FADE_QUINTIC, NOISE_FADE_COUNT } noise_fade;
+/* perlin's and simplex's gradients: their tables, or the GLSL article's
+ * unit vector at a hashed angle */
+typedef enum { NOISE_GRADIENTS_TABLE = 0, NOISE_GRADIENTS_ANGLE, NOISE_GRADIENTS_COUNT } noise_gradients;
+/* simplex's kernel: 8 max(0.5 - r^2, 0)^3 (classic) or the GLSL article's
+ * max(0.5 - r^2, 0)^4 scaled by 99 (quartic) */
+typedef enum { NOISE_FALLOFF_CLASSIC = 0, NOISE_FALLOFF_QUARTIC, NOISE_FALLOFF_COUNT } noise_falloff;
 
 /* A field. Build it with noise_spec_parse() (validating) or
  * noise_spec_default() and direct assignment (trusted callers, tests). */
@@ -152,6 +196,9 @@ typedef struct {
     double jitter;                  /* cellular only: [0, 1], default 1 */
     double period;         /* > 0: the field repeats with this period (plane units) in x and
                               y; 0: not periodic. See "Periodic fields" above. */
+    noise_fade fade;       /* classic only; others ignore it */
+    noise_gradients gradients; /* perlin and simplex only */
+    noise_falloff falloff;     /* simplex only */
 } noise_spec;
 
 /* The largest period of an octave, in cells (2^30): period x frequency x
@@ -200,7 +247,8 @@ int noise_param_applies(const noise_param *p, noise_kind kind);
  * The table is static and constant. */
 const noise_param *noise_params(size_t *n_params);
 
-/* Kind names: "value", "perlin", "simplex", "improved", "cellular". NULL if out of range. */
+/* Kind names: "value", "perlin", "simplex", "improved", "cellular", "classic". NULL if out of
+ * range. */
 const char *noise_kind_name(noise_kind kind);
 /* Returns 0 and sets *out, or NOISE_EKIND. */
 int noise_kind_from_name(const char *name, noise_kind *out);
@@ -215,23 +263,36 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed);
  * unspecified and writes a NUL-terminated message to err (if err_size > 0)
  * naming the parameter, the accepted range and the value sent, e.g.
  * "octaves must be an integer in 1..16, got '20'". `lattice` is accepted only
- * for value and perlin, `distance`, `return` and `jitter` only for cellular
- * (other kinds: NOISE_EUNKNOWN with a message saying so). `period` is
- * accepted for value, perlin, improved and cellular (simplex: NOISE_EUNKNOWN
- * saying why), with lattice=square only, and when every octave's period in
- * cells is a whole number in 1..2^30 (NOISE_ERANGE naming the octave). */
+ * for value and perlin, `distance`, `return` and `jitter` only for cellular,
+ * `fade` only for classic, `gradients` for perlin and simplex, `falloff` for
+ * simplex, `t` for every kind but classic (otherwise: NOISE_EUNKNOWN with a
+ * message saying so); `t` with gradients=angle or falloff=quartic (2D
+ * functions) is NOISE_EUNKNOWN too. `period` is accepted for value, perlin
+ * (gradients=angle too), improved, cellular and classic (simplex:
+ * NOISE_EUNKNOWN saying why), with lattice=square only, and when every
+ * octave's period in cells is a whole number in 1..2^30 (NOISE_ERANGE naming
+ * the octave). */
 int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed,
                      size_t n_params, const char *const *names,
                      const char *const *values, char *err, size_t err_size);
+
+/* 1 if the field is defined only in the plane: classic (the Wikipedia
+ * article's perlin(x, y)), and perlin and simplex with gradients=angle or
+ * falloff=quartic (the GLSL article's 2D functions). Such a spec takes no
+ * t; the daemon refuses 3D points for it. (The core evaluates it at any t
+ * as at t = 0, with d/dt = 0.) */
+int noise_spec_planar(const noise_spec *spec);
 
 /* Canonical text of the field's parameters: every parameter in canonical
  * order, defaults included, numbers in shortest round-trip form, e.g.
  * "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square"
  * (plus "&period=..." when period > 0, and "&t=..." when has_t). cellular, a
  * kind added after NOISE_VERSION 1, always lists its own parameters instead
- * of lattice: "...&warp=0&distance=euclidean&return=f1&jitter=1". The text
- * of the kinds of version 1 does not change. Two specs that mean the same
- * field give the same text. Kind and seed are not included. Returns the length written
+ * of lattice: "...&warp=0&distance=euclidean&return=f1&jitter=1", and
+ * classic its fade. Parameters added to older kinds after NOISE_VERSION 1
+ * (gradients, falloff) appear only when they differ from their default, so
+ * the text of the kinds of version 1 does not change. Two specs that mean
+ * the same field give the same text. Kind and seed are not included. Returns the length written
  * (excluding the NUL) or NOISE_ENOSPACE if buf_size is too small. */
 int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size);
 

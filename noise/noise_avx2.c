@@ -1,7 +1,11 @@
-/* noise_avx2.c: the AVX2 path: the vector kernels of noise_vec.h on four
- * doubles (__m256d) with 32-bit hashes in __m128i. Only functions carry the
- * avx2 target, so the file builds with the baseline x86-64 flags and runs
- * only where noise_simd.c found AVX2.
+/* noise_avx2.c: the AVX2 path: the vector kernels of noise_vec.h on eight
+ * doubles, each vector a pair of __m256d, with 32-bit hashes in one
+ * __m256i. Each operation is issued on both halves back to back, so the
+ * long dependency chains of the kernels (a simplex corner is some 30
+ * dependent operations) run two at a time, and the hashes use the whole
+ * 256-bit integer width. Only functions carry the avx2 target, so the file
+ * builds with the baseline x86-64 flags and runs only where noise_simd.c
+ * found AVX2.
  */
 #include "noise_field.h"
 
@@ -9,93 +13,184 @@
 
 #include <immintrin.h>
 
-#define NV_W 4
+#define NV_W 8
 #define NV_TARGET __attribute__((target("avx2")))
 #define NV_FN static inline __attribute__((always_inline, target("avx2")))
 
-typedef __m256d vd;
-typedef __m128i vi;
-typedef __m256d vm;
+typedef struct {
+    __m256d l, h; /* lanes 0-3, 4-7 */
+} vd;
+typedef struct {
+    __m256d l, h; /* all-ones / all-zeros doubles */
+} vm;
+typedef struct {
+    __m256i l, h; /* two vi (noise_vec_i256.h) side by side */
+} vi2;
 
-NV_FN vd vd_set1(double x) { return _mm256_set1_pd(x); }
-NV_FN vd vd_zero(void) { return _mm256_setzero_pd(); }
-NV_FN vd vd_iota(void) { return _mm256_set_pd(3.0, 2.0, 1.0, 0.0); }
-NV_FN vd vd_loadu(const double *p) { return _mm256_loadu_pd(p); }
-NV_FN void vd_storeu(double *p, vd v) { _mm256_storeu_pd(p, v); }
-NV_FN vd vd_add(vd a, vd b) { return _mm256_add_pd(a, b); }
-NV_FN vd vd_sub(vd a, vd b) { return _mm256_sub_pd(a, b); }
-NV_FN vd vd_mul(vd a, vd b) { return _mm256_mul_pd(a, b); }
-NV_FN vd vd_div(vd a, vd b) { return _mm256_div_pd(a, b); }
+#include "noise_vec_i256.h"
+
+/* one __m256d operation on both halves */
+#define NV_D2(op, a, b) ((vd){ op((a).l, (b).l), op((a).h, (b).h) })
+#define NV_M2(op, a, b) ((vm){ op((a).l, (b).l), op((a).h, (b).h) })
+
+NV_FN vd vd_set1(double x)
+{
+    __m256d v = _mm256_set1_pd(x);
+    return (vd){ v, v };
+}
+NV_FN vd vd_zero(void) { return vd_set1(0.0); }
+NV_FN vd vd_iota(void) { return (vd){ _mm256_set_pd(3.0, 2.0, 1.0, 0.0), _mm256_set_pd(7.0, 6.0, 5.0, 4.0) }; }
+NV_FN vd vd_loadu(const double *p) { return (vd){ _mm256_loadu_pd(p), _mm256_loadu_pd(p + 4) }; }
+NV_FN void vd_storeu(double *p, vd v)
+{
+    _mm256_storeu_pd(p, v.l);
+    _mm256_storeu_pd(p + 4, v.h);
+}
+NV_FN vd vd_add(vd a, vd b) { return NV_D2(_mm256_add_pd, a, b); }
+NV_FN vd vd_sub(vd a, vd b) { return NV_D2(_mm256_sub_pd, a, b); }
+NV_FN vd vd_mul(vd a, vd b) { return NV_D2(_mm256_mul_pd, a, b); }
+NV_FN vd vd_div(vd a, vd b) { return NV_D2(_mm256_div_pd, a, b); }
 /* a > b ? a : b, as the scalar code's r > 0 ? r : 0.0 */
-NV_FN vd vd_max(vd a, vd b) { return _mm256_max_pd(a, b); }
-NV_FN vd vd_min(vd a, vd b) { return _mm256_min_pd(a, b); }
+NV_FN vd vd_max(vd a, vd b) { return NV_D2(_mm256_max_pd, a, b); }
+NV_FN vd vd_min(vd a, vd b) { return NV_D2(_mm256_min_pd, a, b); }
 NV_FN double vd_hmin(vd v)
 {
-    __m128d m = _mm_min_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    __m256d q = _mm256_min_pd(v.l, v.h);
+    __m128d m = _mm_min_pd(_mm256_castpd256_pd128(q), _mm256_extractf128_pd(q, 1));
     return _mm_cvtsd_f64(_mm_min_sd(m, _mm_unpackhi_pd(m, m)));
 }
 NV_FN double vd_hmax(vd v)
 {
-    __m128d m = _mm_max_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    __m256d q = _mm256_max_pd(v.l, v.h);
+    __m128d m = _mm_max_pd(_mm256_castpd256_pd128(q), _mm256_extractf128_pd(q, 1));
     return _mm_cvtsd_f64(_mm_max_sd(m, _mm_unpackhi_pd(m, m)));
 }
-NV_FN vd vd_abs(vd x) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), x); }
-NV_FN vd vd_xor_sign(vd x) { return _mm256_xor_pd(x, _mm256_set1_pd(-0.0)); }
-NV_FN vd vd_sqrt(vd x) { return _mm256_sqrt_pd(x); }
-NV_FN vm vm_not(vm m) { return _mm256_xor_pd(m, _mm256_castsi256_pd(_mm256_set1_epi64x(-1))); }
-NV_FN vd vd_floor(vd x) { return _mm256_round_pd(x, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC); }
-NV_FN vm vd_eq(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_EQ_OQ); }
-NV_FN vm vd_ge(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GE_OQ); }
-NV_FN vm vd_gt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_GT_OQ); }
-NV_FN vm vd_le(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_LE_OQ); }
-NV_FN vm vd_lt(vd a, vd b) { return _mm256_cmp_pd(a, b, _CMP_LT_OQ); }
+NV_FN vd vd_abs(vd x) { return NV_D2(_mm256_andnot_pd, vd_set1(-0.0), x); }
+NV_FN vd vd_xor_sign(vd x) { return NV_D2(_mm256_xor_pd, x, vd_set1(-0.0)); }
+NV_FN vd vd_sqrt(vd x) { return (vd){ _mm256_sqrt_pd(x.l), _mm256_sqrt_pd(x.h) }; }
+NV_FN vm vm_not(vm m)
+{
+    __m256d ones = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    return (vm){ _mm256_xor_pd(m.l, ones), _mm256_xor_pd(m.h, ones) };
+}
+NV_FN vd vd_floor(vd x)
+{
+    return (vd){ _mm256_round_pd(x.l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC),
+                 _mm256_round_pd(x.h, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC) };
+}
+#define NV_CMP(name, pred)                                                                    \
+    NV_FN vm name(vd a, vd b)                                                                 \
+    {                                                                                         \
+        return (vm){ _mm256_cmp_pd(a.l, b.l, pred), _mm256_cmp_pd(a.h, b.h, pred) };          \
+    }
+NV_CMP(vd_eq, _CMP_EQ_OQ)
+NV_CMP(vd_ge, _CMP_GE_OQ)
+NV_CMP(vd_gt, _CMP_GT_OQ)
+NV_CMP(vd_le, _CMP_LE_OQ)
+NV_CMP(vd_lt, _CMP_LT_OQ)
 /* m ? a : b */
-NV_FN vd vd_blend(vm m, vd a, vd b) { return _mm256_blendv_pd(b, a, m); }
-NV_FN vm vm_and(vm a, vm b) { return _mm256_and_pd(a, b); }
-NV_FN vm vm_or(vm a, vm b) { return _mm256_or_pd(a, b); }
-NV_FN int vm_all(vm m) { return _mm256_movemask_pd(m) == 0xF; }
+NV_FN vd vd_blend(vm m, vd a, vd b) { return (vd){ _mm256_blendv_pd(b.l, a.l, m.l), _mm256_blendv_pd(b.h, a.h, m.h) }; }
+NV_FN vm vm_and(vm a, vm b) { return NV_M2(_mm256_and_pd, a, b); }
+NV_FN vm vm_or(vm a, vm b) { return NV_M2(_mm256_or_pd, a, b); }
+NV_FN int vm_all(vm m) { return _mm256_movemask_pd(_mm256_and_pd(m.l, m.h)) == 0xF; }
 /* truncation; exact on the floors of nv_index_ok lanes */
-NV_FN vi vd_to_vi(vd x) { return _mm256_cvttpd_epi32(x); }
-NV_FN vd vi_to_vd(vi x) { return _mm256_cvtepi32_pd(x); }
-NV_FN vi vi_set1(int x) { return _mm_set1_epi32(x); }
-NV_FN vi vi_iota(void) { return _mm_set_epi32(3, 2, 1, 0); }
-NV_FN vi vi_loadu(const uint32_t *p) { return _mm_loadu_si128((const __m128i *)p); }
-NV_FN void vi_storeu(uint32_t *p, vi v) { _mm_storeu_si128((__m128i *)p, v); }
-NV_FN int vi_first(vi v) { return _mm_cvtsi128_si32(v); }
+NV_FN vi vd_to_vi(vd x)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm256_cvttpd_epi32(x.l)), _mm256_cvttpd_epi32(x.h), 1);
+}
+NV_FN vd vi_to_vd(vi x)
+{
+    return (vd){ _mm256_cvtepi32_pd(_mm256_castsi256_si128(x)), _mm256_cvtepi32_pd(_mm256_extracti128_si256(x, 1)) };
+}
 NV_FN int vi_all_eq(vi v, int x)
 {
-    return _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, _mm_set1_epi32(x)))) == 0xF;
+    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x)))) == 0xFF;
 }
-NV_FN vi vi_add(vi a, vi b) { return _mm_add_epi32(a, b); }
-NV_FN vi vi_mul(vi a, vi b) { return _mm_mullo_epi32(a, b); }
-NV_FN vi vi_xor(vi a, vi b) { return _mm_xor_si128(a, b); }
-NV_FN vi vi_or(vi a, vi b) { return _mm_or_si128(a, b); }
-NV_FN vi vi_and(vi a, vi b) { return _mm_and_si128(a, b); }
-#define vi_shl(a, n) _mm_slli_epi32(a, n)
-#define vi_shr(a, n) _mm_srli_epi32(a, n)
-/* every lane a or b; the lanes equal to x as a double mask */
+#define vi_rotl(a, n) _mm256_or_si256(_mm256_slli_epi32(a, n), _mm256_srli_epi32(a, 32 - (n)))
+/* every lane a or b */
 NV_FN int vi_all_eq2(vi v, int a, int b)
 {
-    __m128i m = _mm_or_si128(_mm_cmpeq_epi32(v, _mm_set1_epi32(a)), _mm_cmpeq_epi32(v, _mm_set1_epi32(b)));
-    return _mm_movemask_ps(_mm_castsi128_ps(m)) == 0xF;
+    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(a)), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(b)));
+    return _mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xFF;
 }
-NV_FN vm vi_eq_mask(vi v, int x)
+/* 32-bit lane masks as double masks */
+NV_FN vm vi_mask_to_vm(vi m)
 {
-    return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm_cmpeq_epi32(v, _mm_set1_epi32(x))));
+    return (vm){ _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_castsi256_si128(m))),
+                 _mm256_castsi256_pd(_mm256_cvtepi32_epi64(_mm256_extracti128_si256(m, 1))) };
 }
-NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm_i32gather_epi32((const int *)(const void *)base, index, 1); }
-NV_FN vm vi_mask_to_vm(vi m) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(m)); }
-NV_FN vm vi_lt_mask(vi v, int x) { return vi_mask_to_vm(_mm_cmplt_epi32(v, _mm_set1_epi32(x))); }
-NV_FN vm vi_bit_mask(vi v, int bit) { return vi_mask_to_vm(_mm_cmpeq_epi32(_mm_and_si128(v, _mm_set1_epi32(bit)), _mm_set1_epi32(bit))); }
-NV_FN vd vd_gather(const double *base, vi index) { return _mm256_i32gather_pd(base, index, 8); }
+NV_FN vm vi_eq_mask(vi v, int x) { return vi_mask_to_vm(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))); }
+NV_FN vm vi_lt_mask(vi v, int x) { return vi_mask_to_vm(_mm256_cmpgt_epi32(_mm256_set1_epi32(x), v)); }
+NV_FN vm vi_bit_mask(vi v, int bit)
+{
+    __m256i b = _mm256_set1_epi32(bit);
+    return vi_mask_to_vm(_mm256_cmpeq_epi32(_mm256_and_si256(v, b), b));
+}
+NV_FN vd vd_gather(const double *base, vi index)
+{
+    return (vd){ _mm256_i32gather_pd(base, _mm256_castsi256_si128(index), 8),
+                 _mm256_i32gather_pd(base, _mm256_extracti128_si256(index, 1), 8) };
+}
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
-NV_FN void vd_store_f(float *p, vd v) { _mm_storeu_ps(p, _mm256_cvtpd_ps(v)); }
+NV_FN void vd_store_f(float *p, vd v)
+{
+    _mm_storeu_ps(p, _mm256_cvtpd_ps(v.l));
+    _mm_storeu_ps(p + 4, _mm256_cvtpd_ps(v.h));
+}
 NV_FN void vd_store_f2(float *p, vd a, vd b)
 {
-    __m128 fa = _mm256_cvtpd_ps(a), fb = _mm256_cvtpd_ps(b);
+    __m128 fa = _mm256_cvtpd_ps(a.l), fb = _mm256_cvtpd_ps(b.l);
     _mm_storeu_ps(p, _mm_unpacklo_ps(fa, fb));
     _mm_storeu_ps(p + 4, _mm_unpackhi_ps(fa, fb));
+    fa = _mm256_cvtpd_ps(a.h);
+    fb = _mm256_cvtpd_ps(b.h);
+    _mm_storeu_ps(p + 8, _mm_unpacklo_ps(fa, fb));
+    _mm_storeu_ps(p + 12, _mm_unpackhi_ps(fa, fb));
 }
+
+/* 16 hash lanes */
+NV_FN vi2 vi2_set1(int x)
+{
+    __m256i v = _mm256_set1_epi32(x);
+    return (vi2){ v, v };
+}
+NV_FN vi2 vi2_add(vi2 a, vi2 b) { return (vi2){ _mm256_add_epi32(a.l, b.l), _mm256_add_epi32(a.h, b.h) }; }
+NV_FN vi2 vi2_mul(vi2 a, vi2 b) { return (vi2){ _mm256_mullo_epi32(a.l, b.l), _mm256_mullo_epi32(a.h, b.h) }; }
+NV_FN vi2 vi2_xor(vi2 a, vi2 b) { return (vi2){ _mm256_xor_si256(a.l, b.l), _mm256_xor_si256(a.h, b.h) }; }
+#define vi2_shr(a, n) ((vi2){ _mm256_srli_epi32((a).l, n), _mm256_srli_epi32((a).h, n) })
+#define vi2_rotl(a, n) ((vi2){ vi_rotl((a).l, n), vi_rotl((a).h, n) })
+NV_FN vi2 vi2_join(vi lo, vi hi) { return (vi2){ lo, hi }; }
+NV_FN vi vi2_lo(vi2 v) { return v.l; }
+NV_FN vi vi2_hi(vi2 v) { return v.h; }
+
+/* Table entries by byte A of the hashes m[0..7]: loads and a transpose,
+ * which on this path's CPUs beat a gather instruction and computing the
+ * entry (a divide). */
+#define NV_TABLES 1
+NV_FN __m256d nv_table1_4(const double *t, const uint32_t *m)
+{
+    __m128d lo = _mm_loadh_pd(_mm_load_sd(t + (m[0] & 255)), t + (m[1] & 255));
+    __m128d hi = _mm_loadh_pd(_mm_load_sd(t + (m[2] & 255)), t + (m[3] & 255));
+    return _mm256_insertf128_pd(_mm256_castpd128_pd256(lo), hi, 1);
+}
+NV_FN vd vd_table1(const double *t, const uint32_t *m) { return (vd){ nv_table1_4(t, m), nv_table1_4(t, m + 4) }; }
+NV_FN void nv_table2_4(const double *t, const uint32_t *m, __m256d *a, __m256d *b)
+{
+    __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + 2 * (m[0] & 255))),
+                                       _mm_loadu_pd(t + 2 * (m[2] & 255)), 1);
+    __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + 2 * (m[1] & 255))),
+                                       _mm_loadu_pd(t + 2 * (m[3] & 255)), 1);
+    *a = _mm256_unpacklo_pd(p02, p13);
+    *b = _mm256_unpackhi_pd(p02, p13);
+}
+NV_FN void vd_table2(const double *t, const uint32_t *m, vd *a, vd *b)
+{
+    nv_table2_4(t, m, &a->l, &b->l);
+    nv_table2_4(t, m + 4, &a->h, &b->h);
+}
+
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return (vd){ _mm256_cvtps_pd(_mm256_cvtpd_ps(v.l)), _mm256_cvtps_pd(_mm256_cvtpd_ps(v.h)) }; }
 
 #include "noise_vec.h"
 

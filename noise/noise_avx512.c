@@ -1,7 +1,8 @@
 /* noise_avx512.c: the AVX-512 path: the vector kernels of noise_vec.h on
- * eight doubles (__m512d, AVX-512F) with 32-bit hashes in __m256i (AVX2).
+ * eight doubles (__m512d, AVX-512F) with 32-bit hashes in __m256i (AVX2,
+ * noise_vec_i256.h, and AVX-512VL's rotate and compare masks).
  * Only functions carry the target, so the file builds with the baseline
- * x86-64 flags and runs only where noise_simd.c found AVX-512F and AVX2.
+ * x86-64 flags and runs only where noise_simd.c found AVX-512F, AVX-512VL and AVX2.
  */
 #include "noise_field.h"
 
@@ -10,12 +11,13 @@
 #include <immintrin.h>
 
 #define NV_W 8
-#define NV_TARGET __attribute__((target("avx512f,avx2")))
-#define NV_FN static inline __attribute__((always_inline, target("avx512f,avx2")))
+#define NV_TARGET __attribute__((target("avx512f,avx512vl,avx2")))
+#define NV_FN static inline __attribute__((always_inline, target("avx512f,avx512vl,avx2")))
 
 typedef __m512d vd;
-typedef __m256i vi;
 typedef __mmask8 vm;
+
+#include "noise_vec_i256.h"
 
 NV_FN vd vd_set1(double x) { return _mm512_set1_pd(x); }
 NV_FN vd vd_zero(void) { return _mm512_setzero_pd(); }
@@ -49,35 +51,16 @@ NV_FN int vm_all(vm m) { return m == 0xFF; }
 /* truncation; exact on the floors of nv_index_ok lanes */
 NV_FN vi vd_to_vi(vd x) { return _mm512_cvttpd_epi32(x); }
 NV_FN vd vi_to_vd(vi x) { return _mm512_cvtepi32_pd(x); }
-NV_FN vi vi_set1(int x) { return _mm256_set1_epi32(x); }
-NV_FN vi vi_iota(void) { return _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0); }
-NV_FN vi vi_loadu(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
-NV_FN void vi_storeu(uint32_t *p, vi v) { _mm256_storeu_si256((__m256i *)p, v); }
-NV_FN int vi_first(vi v) { return _mm256_cvtsi256_si32(v); }
-NV_FN int vi_all_eq(vi v, int x)
-{
-    return _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x)))) == 0xFF;
-}
-NV_FN vi vi_add(vi a, vi b) { return _mm256_add_epi32(a, b); }
-NV_FN vi vi_mul(vi a, vi b) { return _mm256_mullo_epi32(a, b); }
-NV_FN vi vi_xor(vi a, vi b) { return _mm256_xor_si256(a, b); }
-NV_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
-NV_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
-#define vi_shl(a, n) _mm256_slli_epi32(a, n)
-#define vi_shr(a, n) _mm256_srli_epi32(a, n)
+NV_FN int vi_all_eq(vi v, int x) { return _mm256_cmpeq_epi32_mask(v, _mm256_set1_epi32(x)) == 0xFF; }
+#define vi_rotl(a, n) _mm256_rol_epi32(a, n)
 /* every lane a or b; the lanes equal to x as a mask */
 NV_FN int vi_all_eq2(vi v, int a, int b)
 {
-    __m256i m = _mm256_or_si256(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(a)), _mm256_cmpeq_epi32(v, _mm256_set1_epi32(b)));
-    return _mm256_movemask_ps(_mm256_castsi256_ps(m)) == 0xFF;
+    return (_mm256_cmpeq_epi32_mask(v, _mm256_set1_epi32(a)) | _mm256_cmpeq_epi32_mask(v, _mm256_set1_epi32(b))) == 0xFF;
 }
-NV_FN vm vi_eq_mask(vi v, int x)
-{
-    return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, _mm256_set1_epi32(x))));
-}
-NV_FN vi vi_gather_bytes(const unsigned char *base, vi index) { return _mm256_i32gather_epi32((const int *)(const void *)base, index, 1); }
-NV_FN vm vi_lt_mask(vi v, int x) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(x), v))); }
-NV_FN vm vi_bit_mask(vi v, int bit) { return (vm)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_and_si256(v, _mm256_set1_epi32(bit)), _mm256_set1_epi32(bit)))); }
+NV_FN vm vi_eq_mask(vi v, int x) { return _mm256_cmpeq_epi32_mask(v, _mm256_set1_epi32(x)); }
+NV_FN vm vi_lt_mask(vi v, int x) { return _mm256_cmplt_epi32_mask(v, _mm256_set1_epi32(x)); }
+NV_FN vm vi_bit_mask(vi v, int bit) { return _mm256_test_epi32_mask(v, _mm256_set1_epi32(bit)); }
 NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(index, base, 8); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
@@ -87,6 +70,23 @@ NV_FN void vd_store_f2(float *p, vd a, vd b)
     const __m512i order = _mm512_set_epi32(23, 7, 22, 6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
     _mm512_storeu_ps(p, _mm512_permutex2var_ps(fa, order, fb));
 }
+
+/* 16 hash lanes (two vi side by side) */
+typedef __m512i vi2;
+NV_FN vi2 vi2_set1(int x) { return _mm512_set1_epi32(x); }
+NV_FN vi2 vi2_add(vi2 a, vi2 b) { return _mm512_add_epi32(a, b); }
+NV_FN vi2 vi2_mul(vi2 a, vi2 b) { return _mm512_mullo_epi32(a, b); }
+NV_FN vi2 vi2_xor(vi2 a, vi2 b) { return _mm512_xor_si512(a, b); }
+#define vi2_shr(a, n) _mm512_srli_epi32(a, n)
+#define vi2_rotl(a, n) _mm512_rol_epi32(a, n)
+NV_FN vi2 vi2_join(vi lo, vi hi) { return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1); }
+NV_FN vi vi2_lo(vi2 v) { return _mm512_castsi512_si256(v); }
+NV_FN vi vi2_hi(vi2 v) { return _mm512_extracti64x4_epi64(v, 1); }
+
+/* Table entries are computed (value, diamond) or gathered (simplex). */
+#define NV_TABLES 0
+/* each lane rounded to float and back (the article's float variables) */
+NV_FN vd vd_round_f(vd v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 
 #include "noise_vec.h"
 

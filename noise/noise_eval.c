@@ -14,6 +14,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* ---- Improved Noise permutation ---- */
 
@@ -137,6 +140,50 @@ NE_DEFINE_LOOPS(improved3, E_IMPROVED3, 1)
 #define E_CELLULAR3(x, y, z, w, g) nc_eval(&L->cell, NE_SEED, NE_PER, 1, x, y, z, w, g)
 NE_DEFINE_LOOPS(cellular2, E_CELLULAR2, 0)
 NE_DEFINE_LOOPS(cellular3, E_CELLULAR3, 1)
+
+/* classic and the GLSL variants are the articles' 2D functions: with t (a
+ * trusted caller's spec or 3D points; the daemon refuses both) they are the
+ * same at every t, d/dt = 0. */
+NK_INLINE double ne_flat3(double v, int want_grad, double *g)
+{
+    if (want_grad)
+        g[2] = 0.0;
+    return v;
+}
+#define E_UNIT2(SRC, FADE, x, y, z, w, g) ((void)(z), nk_classic2(SRC, FADE, NE_SEED, L->period[k], x, y, w, g))
+#define E_UNIT3(SRC, FADE, x, y, z, w, g)                                                                 \
+    ((void)(z), ne_flat3(nk_classic2(SRC, FADE, NE_SEED, L->period[k], x, y, w, g), w, g))
+#define E_CLASSIC_L2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_LINEAR, x, y, z, w, g)
+#define E_CLASSIC_C2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_CUBIC, x, y, z, w, g)
+#define E_CLASSIC_Q2(x, y, z, w, g) E_UNIT2(NK_SRC_CLASSIC, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_CLASSIC_L3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_LINEAR, x, y, z, w, g)
+#define E_CLASSIC_C3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_CUBIC, x, y, z, w, g)
+#define E_CLASSIC_Q3(x, y, z, w, g) E_UNIT3(NK_SRC_CLASSIC, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_PERLIN_ANGLE2(x, y, z, w, g) E_UNIT2(NK_SRC_ANGLE, NK_FADE_QUINTIC, x, y, z, w, g)
+#define E_PERLIN_ANGLE3(x, y, z, w, g) E_UNIT3(NK_SRC_ANGLE, NK_FADE_QUINTIC, x, y, z, w, g)
+NE_DEFINE_LOOPS(classic_l2, E_CLASSIC_L2, 0)
+NE_DEFINE_LOOPS(classic_c2, E_CLASSIC_C2, 0)
+NE_DEFINE_LOOPS(classic_q2, E_CLASSIC_Q2, 0)
+NE_DEFINE_LOOPS(classic_l3, E_CLASSIC_L3, 1)
+NE_DEFINE_LOOPS(classic_c3, E_CLASSIC_C3, 1)
+NE_DEFINE_LOOPS(classic_q3, E_CLASSIC_Q3, 1)
+NE_DEFINE_LOOPS(perlin_angle2, E_PERLIN_ANGLE2, 0)
+NE_DEFINE_LOOPS(perlin_angle3, E_PERLIN_ANGLE3, 1)
+/* simplex with gradients (t: table, a: angle) and falloff (c: classic, q: quartic) */
+#define E_VAR2(SRC, FO, x, y, z, w, g) ((void)(z), nk_var_tri2(SRC, FO, NE_SEED, x, y, w, g))
+#define E_VAR3(SRC, FO, x, y, z, w, g) ((void)(z), ne_flat3(nk_var_tri2(SRC, FO, NE_SEED, x, y, w, g), w, g))
+#define E_SIMPLEX_AC2(x, y, z, w, g) E_VAR2(NK_SRC_ANGLE, NK_FALLOFF_CLASSIC, x, y, z, w, g)
+#define E_SIMPLEX_TQ2(x, y, z, w, g) E_VAR2(NK_SRC_TABLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AQ2(x, y, z, w, g) E_VAR2(NK_SRC_ANGLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AC3(x, y, z, w, g) E_VAR3(NK_SRC_ANGLE, NK_FALLOFF_CLASSIC, x, y, z, w, g)
+#define E_SIMPLEX_TQ3(x, y, z, w, g) E_VAR3(NK_SRC_TABLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+#define E_SIMPLEX_AQ3(x, y, z, w, g) E_VAR3(NK_SRC_ANGLE, NK_FALLOFF_QUARTIC, x, y, z, w, g)
+NE_DEFINE_LOOPS(simplex_ac2, E_SIMPLEX_AC2, 0)
+NE_DEFINE_LOOPS(simplex_tq2, E_SIMPLEX_TQ2, 0)
+NE_DEFINE_LOOPS(simplex_aq2, E_SIMPLEX_AQ2, 0)
+NE_DEFINE_LOOPS(simplex_ac3, E_SIMPLEX_AC3, 1)
+NE_DEFINE_LOOPS(simplex_tq3, E_SIMPLEX_TQ3, 1)
+NE_DEFINE_LOOPS(simplex_aq3, E_SIMPLEX_AQ3, 1)
 
 /* Rows of the 2D square lattice share the row's y work (cell row, fade)
  * and the corner hashes while x stays in a cell; the right corners of one
@@ -266,6 +313,60 @@ NE_TRI2_ROWS(value_tri2, NK_MODE_VALUE)
 NE_TRI2_ROWS(perlin_tri2, NK_MODE_PERLIN)
 NE_TRI2_ROWS(simplex_tri2, NK_MODE_SIMPLEX)
 
+/* Rows of classic (and perlin with gradients=angle) keep the cell's four
+ * corner gradients (four sines and cosines) while x stays in the cell; the
+ * right corners of one cell are the left corners of the next. */
+NK_INLINE void ne_classic_row(int src, int fade, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                              double y, double *v, ne_grad g)
+{
+    uint32_t state = nk_unit2_state(src, L->seed[k]), per = L->period[k];
+    double f = L->freq[k], ty;
+    uint64_t j = nl_floor(y * f, &ty), ci = 0;
+    int have = 0;
+    nk_classic_cell c = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    for (int i = 0; i < n; i++) {
+        double tx, gd[2];
+        uint64_t ii = nl_floor(xs[i] * f, &tx);
+        if (!have || ii != ci) {
+            if (have && ii == ci + 1) {
+                c.gx[0] = c.gx[1];
+                c.gy[0] = c.gy[1];
+                c.gx[2] = c.gx[3];
+                c.gy[2] = c.gy[3];
+                nk_unit2_grad(src, state, nl_wrap(ii + 1, per), nl_wrap(j, per), &c.gx[1], &c.gy[1]);
+                nk_unit2_grad(src, state, nl_wrap(ii + 1, per), nl_wrap(j + 1, per), &c.gx[3], &c.gy[3]);
+            } else {
+                nk_classic_cell_at(src, state, ii, j, per, &c);
+            }
+            ci = ii;
+            have = 1;
+        }
+        v[i] = nk_classic_blend(fade, &c, tx, ty, want_grad, gd);
+        if (want_grad) {
+            g[0][i] = gd[0];
+            g[1][i] = gd[1];
+        }
+    }
+}
+
+#define NE_CLASSIC_ROWS(name, SRC, FADE)                                                                \
+    static void name##_fastrow_v(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        (void)t;                                                                                        \
+        ne_classic_row(SRC, FADE, 0, L, k, n, xs, y, v, g);                                             \
+    }                                                                                                   \
+    static void name##_fastrow_g(const ne_layer *L, int k, int n, const double *xs, double y, double t, \
+                                 double *v, ne_grad g)                                                  \
+    {                                                                                                   \
+        (void)t;                                                                                        \
+        ne_classic_row(SRC, FADE, 1, L, k, n, xs, y, v, g);                                             \
+    }
+NE_CLASSIC_ROWS(classic_l2, NK_SRC_CLASSIC, NK_FADE_LINEAR)
+NE_CLASSIC_ROWS(classic_c2, NK_SRC_CLASSIC, NK_FADE_CUBIC)
+NE_CLASSIC_ROWS(classic_q2, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
+NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
+
 /* The square-lattice 2D rows of one kind, each a call of the inlined
  * ne_sq2_row with constant flags, so the compiler builds one loop per use:
  * fastrow_v / fastrow_g write one octave's values (and gradients), acc adds
@@ -333,8 +434,8 @@ static void cellular2_floatrow(const ne_layer *L, int n, double x0, double step,
 
 #define NE_CELLBASE2 { cellular2_fastrow_v, cellular2_fastrow_g, cellular2_pts_v, cellular2_pts_g, NULL, 0, cellular2_floatrow }
 
-/* The scalar reference, indexed by [kind][lattice][d3]; improved, simplex
- * and cellular ignore the lattice. */
+/* The scalar reference, indexed by [kind][variant][d3] (ne_variant()); improved and
+ * cellular ignore the variant. */
 const ne_base_table ne_bases_scalar = {
     [NOISE_VALUE] = {
         [NOISE_SQUARE] = { NE_SQ2BASE(value_sq2), NE_BASE(value_sq3) },
@@ -343,10 +444,14 @@ const ne_base_table ne_bases_scalar = {
     [NOISE_PERLIN] = {
         [NOISE_SQUARE] = { NE_SQ2BASE(perlin_sq2), NE_BASE(perlin_sq3) },
         [NOISE_TRIANGLE] = { NE_FASTBASE(perlin_tri2), NE_BASE(perlin_tet3) },
+        [NE_PERLIN_ANGLE_SQUARE] = { NE_FASTBASE(perlin_angle2), NE_BASE(perlin_angle3) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NE_BASE(simplex_ac2), NE_BASE(simplex_ac3) },
     },
     [NOISE_SIMPLEX] = {
-        [NOISE_SQUARE] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
-        [NOISE_TRIANGLE] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NE_FASTBASE(simplex_tri2), NE_BASE(simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NE_BASE(simplex_ac2), NE_BASE(simplex_ac3) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NE_BASE(simplex_tq2), NE_BASE(simplex_tq3) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NE_BASE(simplex_aq2), NE_BASE(simplex_aq3) },
     },
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NE_BASE(improved2), NE_BASE(improved3) },
@@ -356,18 +461,23 @@ const ne_base_table ne_bases_scalar = {
         [NOISE_SQUARE] = { NE_CELLBASE2, NE_FASTBASE(cellular3) },
         [NOISE_TRIANGLE] = { NE_CELLBASE2, NE_FASTBASE(cellular3) },
     },
+    [NOISE_CLASSIC] = {
+        [NOISE_FADE_LINEAR] = { NE_FASTBASE(classic_l2), NE_BASE(classic_l3) },
+        [NOISE_FADE_CUBIC] = { NE_FASTBASE(classic_c2), NE_BASE(classic_c3) },
+        [NOISE_FADE_QUINTIC] = { NE_FASTBASE(classic_q2), NE_BASE(classic_q3) },
+    },
 };
 
 /* ---- field setup ---- */
 
 /* The scalar loops, with the active path's vector twins where it has them
  * (not for periodic layers: the vector loops wrap no indices). */
-static ne_base ne_pick_base(int kind, int lattice, int d3, int periodic)
+static ne_base ne_pick_base(int kind, int variant, int d3, int periodic)
 {
-    ne_base b = ne_bases_scalar[kind][lattice][d3];
+    ne_base b = ne_bases_scalar[kind][variant][d3];
     const ne_base_table *vt = ne_active_bases();
     if (vt && vt != &ne_bases_scalar && !periodic) {
-        const ne_base *v = &(*vt)[kind][lattice][d3];
+        const ne_base *v = &(*vt)[kind][variant][d3];
         if (v->row_v) b.row_v = v->row_v;
         if (v->row_g) b.row_g = v->row_g;
         if (v->pts_v) b.pts_v = v->pts_v;
@@ -381,11 +491,22 @@ static ne_base ne_pick_base(int kind, int lattice, int d3, int periodic)
     return b;
 }
 
+/* The base-table variant of a spec's kind (noise_field.h). */
+static int ne_variant(const noise_spec *spec, int kind)
+{
+    int angle = spec->gradients == NOISE_GRADIENTS_ANGLE;
+    if (kind == NOISE_CLASSIC)
+        return (unsigned)spec->fade < NOISE_FADE_COUNT ? (int)spec->fade : NOISE_FADE_LINEAR;
+    if (kind == NOISE_SIMPLEX)
+        return angle + 2 * (spec->falloff == NOISE_FALLOFF_QUARTIC);
+    int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
+    return kind == NOISE_PERLIN ? lattice + 2 * angle : lattice;
+}
+
 static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, int d3,
                           unsigned char (*perm)[NE_PERM_SIZE])
 {
     int kind = (unsigned)spec->kind < NOISE_KIND_COUNT ? (int)spec->kind : NOISE_VALUE;
-    int lattice = (unsigned)spec->lattice < NOISE_LATTICE_COUNT ? (int)spec->lattice : NOISE_SQUARE;
     double period = ne_spec_periodic(spec) ? spec->period : 0.0;
     int periodic = 0;
     L->d3 = d3 != 0;
@@ -406,7 +527,7 @@ static void ne_layer_init(ne_layer *L, const noise_spec *spec, uint32_t seed, in
         periodic |= L->period[k] != 0;
     }
     L->amp_sum = sum;
-    L->base = ne_pick_base(kind, lattice, d3 ? 1 : 0, periodic);
+    L->base = ne_pick_base(kind, ne_variant(spec, kind), d3 ? 1 : 0, periodic);
     nc_setup(&L->cell, spec, L->d3);
 }
 
@@ -457,7 +578,12 @@ typedef struct {
     ne_grad wg;
 } ne_acc;
 
-static inline double ne_clamp1(double v) { return v < -1.0 ? -1.0 : v > 1.0 ? 1.0 : v; }
+/* in two steps, without a branch (min/max instructions; NaN stays NaN) */
+static inline double ne_clamp1(double v)
+{
+    v = v < -1.0 ? -1.0 : v;
+    return v > 1.0 ? 1.0 : v;
+}
 
 /* One layer at n <= NE_CHUNK points (xs, and ys or every point at y =
  * row_y). out_g: NULL for values only; plane-unit gradient otherwise. */
@@ -629,6 +755,40 @@ static double ne_point(const ne_field *planar, const ne_field *solid, const doub
     return v;
 }
 
+/* (x, y) pairs into xs[], ys[], and back: two pairs per step where the
+ * baseline has SSE2 (every x86-64), which a batch's per-point cost shows. */
+static void ne_deinterleave(const double *points, int m, double *xs, double *ys)
+{
+    int i = 0;
+#ifdef __SSE2__
+    for (; i + 2 <= m; i += 2) {
+        __m128d a = _mm_loadu_pd(points + 2 * i), b = _mm_loadu_pd(points + 2 * i + 2);
+        _mm_storeu_pd(xs + i, _mm_unpacklo_pd(a, b));
+        _mm_storeu_pd(ys + i, _mm_unpackhi_pd(a, b));
+    }
+#endif
+    for (; i < m; i++) {
+        xs[i] = points[2 * i];
+        ys[i] = points[2 * i + 1];
+    }
+}
+
+static void ne_interleave(const double *xs, const double *ys, int m, double *out)
+{
+    int i = 0;
+#ifdef __SSE2__
+    for (; i + 2 <= m; i += 2) {
+        __m128d a = _mm_loadu_pd(xs + i), b = _mm_loadu_pd(ys + i);
+        _mm_storeu_pd(out + 2 * i, _mm_unpacklo_pd(a, b));
+        _mm_storeu_pd(out + 2 * i + 2, _mm_unpackhi_pd(a, b));
+    }
+#endif
+    for (; i < m; i++) {
+        out[2 * i] = xs[i];
+        out[2 * i + 1] = ys[i];
+    }
+}
+
 static void ne_points(const ne_field *planar, const ne_field *solid, size_t n_points, const double *points,
                       int dims, double *out_values, double *out_grads)
 {
@@ -651,12 +811,11 @@ static void ne_points(const ne_field *planar, const ne_field *solid, size_t n_po
     double xs[NE_CHUNK], ys[NE_CHUNK];
     for (size_t i0 = 0; i0 < n_points; i0 += NE_CHUNK) {
         int m = n_points - i0 < NE_CHUNK ? (int)(n_points - i0) : NE_CHUNK;
-        for (int i = 0; i < m; i++) {
-            xs[i] = points[2 * (i0 + i)];
-            ys[i] = points[2 * (i0 + i) + 1];
-        }
+        ne_deinterleave(points + 2 * i0, m, xs, ys);
         ne_field_eval(F, m, xs, ys, 0.0, out_values + i0, out_grads ? g : NULL);
-        if (out_grads)
+        if (out_grads && gn == 2)
+            ne_interleave(g[0], g[1], m, out_grads + 2 * i0);
+        else if (out_grads)
             for (int i = 0; i < m; i++)
                 for (int c = 0; c < gn; c++)
                     out_grads[(i0 + i) * gn + c] = g[c][i];

@@ -55,8 +55,14 @@ typedef struct {
     ne_float_row_fn float_row; /* NULL: through doubles */
 } ne_base;
 
-/* [kind][lattice][d3] */
-typedef ne_base ne_base_table[NOISE_KIND_COUNT][NOISE_LATTICE_COUNT][2];
+/* [kind][variant][d3]. The variant is the lattice for value (NOISE_SQUARE,
+ * NOISE_TRIANGLE), the lattice + 2 (gradients=angle) for perlin, the
+ * gradients + 2 (falloff=quartic) for simplex, the fade for classic
+ * (noise_fade); see ne_variant() in noise_eval.c. */
+#define NE_VARIANTS 4
+enum { NE_PERLIN_ANGLE_SQUARE = 2, NE_PERLIN_ANGLE_TRIANGLE = 3 };
+enum { NE_SIMPLEX_TABLE_CLASSIC = 0, NE_SIMPLEX_ANGLE_CLASSIC, NE_SIMPLEX_TABLE_QUARTIC, NE_SIMPLEX_ANGLE_QUARTIC };
+typedef ne_base ne_base_table[NOISE_KIND_COUNT][NE_VARIANTS][2];
 
 struct ne_layer {
     ne_base base;

@@ -571,4 +571,245 @@ NK_INLINE double nk_tet3(int mode, uint32_t seed, double x, double y, double z, 
     return v * scale;
 }
 
+/* ---- classic: the C perlin(x, y) of Wikipedia's "Perlin noise" article ----
+ *
+ * Its corner hash, with two extensions: a seed's key is XORed into b after
+ * b's multiply (the key is avalanche(seed) of SmallXXHash, a bijection with
+ * avalanche(0) = 0, so seed 0 is the article's hash), and a corner whose
+ * index lies outside the int32 range (where the article's int overflows)
+ * also XORs in a hash of the indices' high words, so the plane does not
+ * repeat every 2^32 cells. */
+#define NK_CLASSIC_M1 3284157443u
+#define NK_CLASSIC_M2 1911520717u
+#define NK_CLASSIC_M3 2048419325u
+/* the article's 3.14159265 / ~(~0u >> 1): radians per unit of hash */
+#define NK_CLASSIC_ANGLE (3.14159265 / 2147483648.0)
+
+NK_INLINE uint32_t nk_classic_hash(uint32_t key, uint32_t ix, uint32_t iy)
+{
+    uint32_t a = ix, b = iy;
+    a *= NK_CLASSIC_M1;
+    b ^= a << 16 | a >> 16;
+    b *= NK_CLASSIC_M2;
+    b ^= key;
+    a ^= b << 16 | b >> 16;
+    a *= NK_CLASSIC_M3;
+    return a;
+}
+
+/* The hash of corner (i, j) under a layer's key. */
+NK_INLINE uint32_t nk_classic_corner(uint32_t key, uint64_t i, uint64_t j)
+{
+    if (((i + 0x80000000u) | (j + 0x80000000u)) >> 32)
+        key ^= nl_avalanche(nl_eat(nl_eat(NL_PRIME_E, (uint32_t)(i >> 32)), (uint32_t)(j >> 32)));
+    return nk_classic_hash(key, (uint32_t)i, (uint32_t)j);
+}
+
+/* The layer key of a seed. */
+NK_INLINE uint32_t nk_classic_key(uint32_t seed) { return nl_avalanche(seed); }
+
+/* The corner's gradient as the article computes it: the angle rounded to
+ * float, its cosine and sine (nl_sincos) rounded to float. */
+NK_INLINE void nk_classic_grad(uint32_t h, double *gx, double *gy)
+{
+    float angle = (float)((double)h * NK_CLASSIC_ANGLE);
+    double s, c;
+    nl_sincos((double)angle, &s, &c);
+    *gx = (double)(float)c;
+    *gy = (double)(float)s;
+}
+
+enum { NK_FADE_LINEAR = 0, NK_FADE_CUBIC = 1, NK_FADE_QUINTIC = 2 };
+
+/* The article's interpolation weight of fraction w and its derivative:
+ * linear w; cubic (3 - 2w) w^2; quintic (w (6w - 15) + 10) w^3, each in the
+ * article's order of operations. */
+NK_INLINE double nk_classic_weight(int fade, double w, double *dw)
+{
+    if (fade == NK_FADE_LINEAR) {
+        *dw = 1.0;
+        return w;
+    }
+    if (fade == NK_FADE_CUBIC) {
+        *dw = 6.0 * (w * (1.0 - w));
+        return (3.0 - w * 2.0) * w * w;
+    }
+    *dw = nl_dfade(w);
+    return (w * (w * 6.0 - 15.0) + 10.0) * w * w * w;
+}
+
+/* ---- gradients=angle: the gradient/simplex article's GLSL gradient() ----
+ *
+ * A corner's gradient is the unit vector at the angle h * 2 pi / 2^32 of its
+ * SmallXXHash h, as every square-lattice kind hashes it: the article's
+ * angle = hash21(cell) * 6.2831853 with hash21 = h / 2^32 (6.2831853 is
+ * 2 pi in GLSL's float; here 2 pi in double), (cos, sin). */
+#define NK_ANGLE_UNIT (6.283185307179586 / 4294967296.0)
+
+NK_INLINE uint32_t nk_corner_hash(uint32_t seed_state, uint64_t i, uint64_t j)
+{
+    return nl_avalanche(nl_eat64(nl_eat64(seed_state, i), j));
+}
+
+NK_INLINE void nk_angle_grad(uint32_t h, double *gx, double *gy)
+{
+    double s, c;
+    nl_sincos((double)h * NK_ANGLE_UNIT, &s, &c);
+    *gx = c;
+    *gy = s;
+}
+
+/* Square-lattice gradient noise with unit gradients from one of two
+ * sources: classic's (the Wikipedia hash, float angle) or the GLSL
+ * article's angle (SmallXXHash). perlin with gradients=angle is this with
+ * the quintic fade: the article's gradientNoise(), mix() being the
+ * interpolation below. `state` is classic's key or SmallXXHash's seed
+ * state (nk_unit2_state). */
+enum { NK_SRC_CLASSIC = 0, NK_SRC_ANGLE = 1, NK_SRC_TABLE = 2 }; /* table: simplex's own, for nk_var_tri2 */
+
+NK_INLINE uint32_t nk_unit2_state(int src, uint32_t seed)
+{
+    return src == NK_SRC_CLASSIC ? nk_classic_key(seed) : nl_seed(seed);
+}
+
+NK_INLINE void nk_unit2_grad(int src, uint32_t state, uint64_t i, uint64_t j, double *gx, double *gy)
+{
+    if (src == NK_SRC_CLASSIC)
+        nk_classic_grad(nk_classic_corner(state, i, j), gx, gy);
+    else
+        nk_angle_grad(nk_corner_hash(state, i, j), gx, gy);
+}
+
+/* Corner gradients of a cell, in the article's order: (x0, y0), (x1, y0),
+ * (x0, y1), (x1, y1). */
+typedef struct {
+    double gx[4], gy[4];
+} nk_classic_cell;
+
+/* per: the period in cells (0: none); each corner's index is wrapped
+ * (after the + 1) before hashing, as the other square-lattice kinds do. */
+NK_INLINE void nk_classic_cell_at(int src, uint32_t state, uint64_t i, uint64_t j, uint32_t per, nk_classic_cell *c)
+{
+    uint64_t i0 = nl_wrap(i, per), i1 = nl_wrap(i + 1, per), j0 = nl_wrap(j, per), j1 = nl_wrap(j + 1, per);
+    nk_unit2_grad(src, state, i0, j0, &c->gx[0], &c->gy[0]);
+    nk_unit2_grad(src, state, i1, j0, &c->gx[1], &c->gy[1]);
+    nk_unit2_grad(src, state, i0, j1, &c->gx[2], &c->gy[2]);
+    nk_unit2_grad(src, state, i1, j1, &c->gx[3], &c->gy[3]);
+}
+
+/* perlin(x, y) from the cell's gradients and the fractions (tx, ty):
+ * n0, n1 the dot products of a row's corners, ix0 = interpolate(n0, n1,
+ * sx), ix1 likewise on row y1, value = interpolate(ix0, ix1, sy), with
+ * interpolate(a0, a1, w) = (a1 - a0) * weight(w) + a0, in double. The
+ * gradient is exact; with the linear fade it is that of the cell the point
+ * lies in (floor of each coordinate), the field having a kink on cell
+ * borders. */
+NK_INLINE double nk_classic_blend(int fade, const nk_classic_cell *c, double tx, double ty, int want_grad,
+                                  double *g)
+{
+    double tx1 = tx - 1, ty1 = ty - 1, dsx, dsy;
+    double sx = nk_classic_weight(fade, tx, &dsx), sy = nk_classic_weight(fade, ty, &dsy);
+    double n00 = tx * c->gx[0] + ty * c->gy[0], n10 = tx1 * c->gx[1] + ty * c->gy[1];
+    double n01 = tx * c->gx[2] + ty1 * c->gy[2], n11 = tx1 * c->gx[3] + ty1 * c->gy[3];
+    double e0 = n10 - n00, e1 = n11 - n01;
+    double ix0 = e0 * sx + n00, ix1 = e1 * sx + n01, ey = ix1 - ix0;
+    if (want_grad) {
+        double x0 = c->gx[0] + (c->gx[1] - c->gx[0]) * sx + e0 * dsx;
+        double y0 = c->gy[0] + (c->gy[1] - c->gy[0]) * sx;
+        double x1 = c->gx[2] + (c->gx[3] - c->gx[2]) * sx + e1 * dsx;
+        double y1 = c->gy[2] + (c->gy[3] - c->gy[2]) * sx;
+        g[0] = x0 + (x1 - x0) * sy;
+        g[1] = y0 + (y1 - y0) * sy + ey * dsy;
+    }
+    return ey * sy + ix0;
+}
+
+NK_INLINE double nk_classic2(int src, int fade, uint32_t seed, uint32_t per, double x, double y, int want_grad,
+                             double *g)
+{
+    double tx, ty;
+    uint64_t i = nl_floor(x, &tx), j = nl_floor(y, &ty);
+    nk_classic_cell c;
+    nk_classic_cell_at(src, nk_unit2_state(src, seed), i, j, per, &c);
+    return nk_classic_blend(fade, &c, tx, ty, want_grad, g);
+}
+
+/* ---- simplex with the seeds' variants ----
+ *
+ * The lattice and corners of nk_tri2; gradients from the table (the unit
+ * diamond, as simplex) or the hashed angle; falloff classic (8 r^3, scaled
+ * by NK_SIMPLEX2_SCALE, as simplex) or the GLSL article's quartic (r^4,
+ * scaled by its 99), r = max(0.5 - |d|^2, 0). With unit gradients, however
+ * pointed, the sums are at most 1/NK_SIMPLEX2_SCALE and 0.0100802 (at the
+ * middle of a triangle's edge; a dense search over the cell), so the
+ * article's 99 keeps the quartic within 0.9979: nothing to clamp. perlin on
+ * the triangle lattice with gradients=angle is this with the classic
+ * falloff: unit gradients have one bound, whatever their directions. */
+enum { NK_FALLOFF_CLASSIC = 0, NK_FALLOFF_QUARTIC = 1 };
+#define NK_QUARTIC_SCALE 99.0
+
+NK_INLINE double nk_var_tri2_corner(int falloff, double gx, double gy, double fx, double fy, int want_grad, double *g)
+{
+    double sum = (fx + fy) * NK_SIMPLEX_G2;
+    double dx = fx - sum, dy = fy - sum;
+    double r = 0.5 - dx * dx - dy * dy;
+    r = r > 0 ? r : 0.0;
+    double r2 = r * r, dot = gx * dx + gy * dy;
+    if (falloff == NK_FALLOFF_CLASSIC) {
+        double r38 = 8.0 * (r2 * r);
+        if (want_grad) {
+            double k = -48.0 * r2 * dot;
+            g[0] += r38 * gx + k * dx;
+            g[1] += r38 * gy + k * dy;
+        }
+        return r38 * dot;
+    }
+    double r4 = r2 * r2;
+    if (want_grad) {
+        double k = -8.0 * (r2 * r) * dot;
+        g[0] += r4 * gx + k * dx;
+        g[1] += r4 * gy + k * dy;
+    }
+    return r4 * dot;
+}
+
+NK_INLINE void nk_var_tri2_grad(int src, uint32_t h, double *gx, double *gy)
+{
+    if (src == NK_SRC_ANGLE) {
+        nk_angle_grad(h, gx, gy);
+    } else {
+        *gx = nk_simplex2_table[h & 255][0];
+        *gy = nk_simplex2_table[h & 255][1];
+    }
+}
+
+/* The three corners' sum from their gradients, scaled. */
+NK_INLINE double nk_var_tri2_blend(int falloff, const double gx[3], const double gy[3], double fx, double fy, int xgy,
+                                   int want_grad, double *g)
+{
+    double gs[2] = { 0, 0 };
+    double v = nk_var_tri2_corner(falloff, gx[0], gy[0], fx, fy, want_grad, gs);
+    v += nk_var_tri2_corner(falloff, gx[1], gy[1], fx - (double)xgy, fy - (double)(1 - xgy), want_grad, gs);
+    v += nk_var_tri2_corner(falloff, gx[2], gy[2], fx - 1, fy - 1, want_grad, gs);
+    double scale = falloff == NK_FALLOFF_QUARTIC ? NK_QUARTIC_SCALE : NK_SIMPLEX2_SCALE;
+    if (want_grad) {
+        g[0] = gs[0] * (scale * NK_SIMPLEX_K2);
+        g[1] = gs[1] * (scale * NK_SIMPLEX_K2);
+    }
+    return v * scale;
+}
+
+NK_INLINE double nk_var_tri2(int src, int falloff, uint32_t seed, double x, double y, int want_grad, double *g)
+{
+    uint64_t i, j;
+    double fx, fy, gx[3], gy[3];
+    nk_tri2_lattice(x, y, &i, &j, &fx, &fy);
+    int xgy = fx > fy;
+    uint32_t s = nl_seed(seed);
+    nk_var_tri2_grad(src, nk_corner_hash(s, i, j), &gx[0], &gy[0]);
+    nk_var_tri2_grad(src, nk_corner_hash(s, i + (uint64_t)xgy, j + (uint64_t)(1 - xgy)), &gx[1], &gy[1]);
+    nk_var_tri2_grad(src, nk_corner_hash(s, i + 1, j + 1), &gx[2], &gy[2]);
+    return nk_var_tri2_blend(falloff, gx, gy, fx, fy, xgy, want_grad, g);
+}
+
 #endif

@@ -29,7 +29,8 @@ int noise_simd_supported(noise_simd path)
         return ne_bases_avx2 != NULL && __builtin_cpu_supports("avx2");
     case NOISE_SIMD_AVX512:
         __builtin_cpu_init();
-        return ne_bases_avx512 != NULL && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f");
+        return ne_bases_avx512 != NULL && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512vl");
 #endif
     default:
         return 0;

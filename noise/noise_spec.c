@@ -14,11 +14,21 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular" };
+static const char *const kind_names[NOISE_KIND_COUNT] = { "value", "perlin", "simplex", "improved", "cellular",
+                                                          "classic" };
 static const char *const fractal_names[] = { "fbm", "turbulence", "ridged", NULL };
 static const char *const lattice_names[] = { "square", "triangle", NULL };
 static const char *const distance_names[] = { "euclidean", "manhattan", "chebyshev", NULL };
 static const char *const return_names[] = { "f1", "f2", "f2-f1", "cell", NULL };
+static const char *const fade_names[] = { "linear", "cubic", "quintic", NULL };
+static const char *const gradients_names[] = { "table", "angle", NULL };
+static const char *const falloff_names[] = { "classic", "quartic", NULL };
+
+/* The kinds that have a third coordinate: all but classic (the article's
+ * function is 2D). */
+#define KINDS_3D                                                                                  \
+    (NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) | \
+     NOISE_KIND_BIT(NOISE_IMPROVED) | NOISE_KIND_BIT(NOISE_CELLULAR))
 
 enum {
     P_FREQUENCY,
@@ -32,6 +42,9 @@ enum {
     P_RETURN,
     P_JITTER,
     P_PERIOD,
+    P_FADE,
+    P_GRADIENTS,
+    P_FALLOFF,
     P_T,
     P_COUNT
 };
@@ -61,9 +74,21 @@ static const noise_param params[P_COUNT] = {
                    "present: the field repeats with this period (plane units) in x and y, for seamless textures",
                    0, 1e9, 1, 0, 1, 0, NULL, NULL,
                    NOISE_KIND_BIT(NOISE_VALUE) | NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_IMPROVED) |
-                       NOISE_KIND_BIT(NOISE_CELLULAR) },
+                       NOISE_KIND_BIT(NOISE_CELLULAR) | NOISE_KIND_BIT(NOISE_CLASSIC) },
+    [P_FADE] = { "fade", NOISE_PARAM_ENUM,
+                 "interpolation of classic: linear as the article's code, cubic or quintic as its comments", 0, 0, 0,
+                 0, 0, 0, fade_names, "linear", NOISE_KIND_BIT(NOISE_CLASSIC) },
+    [P_GRADIENTS] = { "gradients", NOISE_PARAM_ENUM,
+                      "gradients of perlin and simplex: their tables, or angle: unit vectors at a hashed angle (the "
+                      "GLSL article's, 2D)",
+                      0, 0, 0, 0, 0, 0, gradients_names, "table",
+                      NOISE_KIND_BIT(NOISE_PERLIN) | NOISE_KIND_BIT(NOISE_SIMPLEX) },
+    [P_FALLOFF] = { "falloff", NOISE_PARAM_ENUM,
+                    "kernel of simplex: classic 8 max(0.5 - r^2, 0)^3, or quartic: the GLSL article's max(0.5 - r^2, "
+                    "0)^4 x 99 (2D)",
+                    0, 0, 0, 0, 0, 0, falloff_names, "classic", NOISE_KIND_BIT(NOISE_SIMPLEX) },
     [P_T] = { "t", NOISE_PARAM_NUMBER, "third coordinate: present means the 3D noise at z = t (scaled by frequency)",
-              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, 0 },
+              -DBL_MAX, DBL_MAX, 0, 0, 1, 0, NULL, NULL, KINDS_3D },
 };
 
 const noise_param *noise_params(size_t *n_params)
@@ -137,6 +162,18 @@ int noise_kind_from_name(const char *name, noise_kind *out)
     return NOISE_EKIND;
 }
 
+/* The GLSL article's variants of perlin and simplex are 2D functions. */
+static int glsl_variant(const noise_spec *spec)
+{
+    return (noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE) ||
+           (noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC);
+}
+
+int noise_spec_planar(const noise_spec *spec)
+{
+    return !noise_param_applies(&params[P_T], spec->kind) || glsl_variant(spec);
+}
+
 void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
 {
     memset(spec, 0, sizeof *spec);
@@ -154,6 +191,9 @@ void noise_spec_default(noise_spec *spec, noise_kind kind, uint32_t seed)
     spec->distance = NOISE_EUCLIDEAN;
     spec->cell_return = NOISE_F1;
     spec->jitter = params[P_JITTER].default_number;
+    spec->fade = NOISE_FADE_LINEAR;
+    spec->gradients = NOISE_GRADIENTS_TABLE;
+    spec->falloff = NOISE_FALLOFF_CLASSIC;
 }
 
 int noise_format_double(double v, char *buf, size_t buf_size)
@@ -442,9 +482,10 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
             return fail(NOISE_EUNKNOWN, err, err_size, "unknown parameter '%s'; known: %s%s", shown, known, "");
         }
         if (!noise_param_applies(&params[id], kind)) {
-            char kinds[80], where[112], sent[48];
+            char kinds[80], where[160], sent[48];
             kinds_text(&params[id], kinds, sizeof kinds);
-            snprintf(where, sizeof where, "%s, not to %s", kinds, kind_names[kind]);
+            snprintf(where, sizeof where, "%s, not to %s%s", kinds, kind_names[kind],
+                     id == P_T ? " (a 2D field: it has no third coordinate)" : "");
             snprintf(sent, sizeof sent, "%.40s%s", text, strlen(text) > 40 ? "..." : "");
             if (err && err_size > 0)
                 snprintf(err, err_size, "parameter '%s' applies only to %s%s; got '%s'", params[id].name, where,
@@ -471,12 +512,21 @@ int noise_spec_parse(noise_spec *spec, noise_kind kind, uint32_t seed, size_t n_
         case P_RETURN: spec->cell_return = (noise_cell_return)choice; break;
         case P_JITTER: spec->jitter = num; break;
         case P_PERIOD: spec->period = num; break;
+        case P_FADE: spec->fade = (noise_fade)choice; break;
+        case P_GRADIENTS: spec->gradients = (noise_gradients)choice; break;
+        case P_FALLOFF: spec->falloff = (noise_falloff)choice; break;
         case P_T:
             spec->has_t = 1;
             spec->t = num;
             break;
         }
     }
+    if (spec->has_t && glsl_variant(spec))
+        return fail(NOISE_EUNKNOWN, err, err_size,
+                    "parameter 't' does not apply to %s with %s: the GLSL article's function is 2D (no third "
+                    "coordinate)%s",
+                    kind_names[kind],
+                    spec->gradients == NOISE_GRADIENTS_ANGLE ? "gradients=angle" : "falloff=quartic", "");
     /* rules between parameters, whatever their order */
     if (seen[P_PERIOD])
         return check_period(spec, err, err_size);
@@ -507,7 +557,10 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
     if (noise_param_applies(&params[P_LATTICE], spec->kind))
         append(buf, buf_size, &n, "&lattice=%s", spec->lattice == NOISE_TRIANGLE ? "triangle" : "square");
     /* cellular (a kind added after NOISE_VERSION 1) always lists its own
-     * three parameters */
+     * three parameters, classic (added after it too) its fade; parameters
+     * added to the older kinds (period, gradients, falloff) appear only
+     * where they differ from their default, so the text of every field
+     * that existed at version 1 is unchanged */
     if (noise_param_applies(&params[P_DISTANCE], spec->kind)) {
         noise_format_double(spec->jitter == 0 ? 0.0 : spec->jitter, num, sizeof num);
         append(buf, buf_size, &n, "&distance=%s&return=%s&jitter=%s",
@@ -518,6 +571,13 @@ int noise_spec_canonical(const noise_spec *spec, char *buf, size_t buf_size)
         noise_format_double(spec->period, num, sizeof num);
         append(buf, buf_size, &n, "&period=%s", num);
     }
+    if (spec->kind == NOISE_CLASSIC)
+        append(buf, buf_size, &n, "&fade=%s",
+               fade_names[(unsigned)spec->fade < NOISE_FADE_COUNT ? spec->fade : NOISE_FADE_LINEAR]);
+    if (noise_param_applies(&params[P_GRADIENTS], spec->kind) && spec->gradients == NOISE_GRADIENTS_ANGLE)
+        append(buf, buf_size, &n, "&gradients=angle");
+    if (noise_param_applies(&params[P_FALLOFF], spec->kind) && spec->falloff == NOISE_FALLOFF_QUARTIC)
+        append(buf, buf_size, &n, "&falloff=quartic");
     if (spec->has_t) {
         noise_format_double(spec->t == 0 ? 0.0 : spec->t, num, sizeof num);
         append(buf, buf_size, &n, "&t=%s", num);

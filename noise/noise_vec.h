@@ -1,21 +1,25 @@
 /* noise_vec.h: internal to noise/: the vector twins of the scalar kernels of
  * noise_kernels.h and of the row loops of noise_eval.c, written once against
- * a small vector layer (nv_*) that noise_avx2.c (4 doubles) and
- * noise_avx512.c (8 doubles) define before including this file.
+ * a small vector layer (vd_*, vi_*, vi2_*) that noise_avx2.c (8 doubles as
+ * two __m256d) and noise_avx512.c (8 doubles in one __m512d) define before
+ * including this file.
  *
  * Every expression is the scalar one, lane by lane, in the same order:
  * explicit multiplies and adds (the build has -ffp-contract=off and nothing
  * here asks for a fused multiply-add), floor by round-to-minus-infinity
  * (exact), max(r, 0) with the scalar's r > 0 ? r : 0 semantics, and the
- * same table entries by gather. So each lane equals the scalar path bit for
- * bit. Lanes the vector arithmetic does not cover (a lattice index outside
- * the int32 range, non-finite coordinates) take the scalar kernel.
+ * same table entries (loaded, gathered, or computed by the tables' own
+ * expressions). So each lane equals the scalar path bit for bit. Integer
+ * hashing is exact modulo 2^32, so it may be regrouped freely (nv_hash4).
+ * Lanes the vector arithmetic does not cover (a lattice index outside the
+ * int32 range, non-finite coordinates) take the scalar kernel.
  *
  * The includer defines: NV_W (lanes), NV_FN (static inline, always inlined,
  * with the path's target attribute), NV_TARGET (the target attribute), the
- * types vd (doubles), vi (32-bit ints, NV_W lanes), vm (a lane mask), and
- * the operations used below; and NV_NAME(x) to give exported tables a
- * per-path name.
+ * types vd (doubles), vi (32-bit ints, NV_W lanes), vi2 (2 * NV_W of them),
+ * vm (a lane mask), NV_TABLES (1: read the corner tables by loads, with
+ * vd_table1/vd_table2; 0: compute or gather them), and the operations used
+ * below.
  */
 #ifndef NOISE_VEC_H
 #define NOISE_VEC_H
@@ -39,21 +43,39 @@ NV_FN vd nv_dfade(vd t)
     return vd_mul(vd_set1(30.0), vd_mul(u, u));
 }
 
-NV_FN vi nv_eat(vi acc, vi data)
-{
-    acc = vi_add(acc, vi_mul(data, vi_set1((int)NL_PRIME_C)));
-    acc = vi_or(vi_shl(acc, 17), vi_shr(acc, 15));
-    return vi_mul(acc, vi_set1((int)NL_PRIME_D));
-}
+/* SmallXXHash's steps on vi (NV_W lanes) and vi2 (2 * NV_W lanes, two
+ * corners' worth of lanes per instruction). nl_eat(acc, data) is eat_sum
+ * of acc + data * PRIME_C: integer arithmetic wraps exactly, so callers
+ * that eat data and data + 1 share the multiply (data * PRIME_C + PRIME_C). */
+#define NV_HASH_STEPS(T, P, EAT_SUM, AVALANCHE)                                 \
+    NV_FN T EAT_SUM(T sum) { return P##_mul(P##_rotl(sum, 17), P##_set1((int)NL_PRIME_D)); } \
+    NV_FN T AVALANCHE(T a)                                                      \
+    {                                                                           \
+        a = P##_xor(a, P##_shr(a, 15));                                         \
+        a = P##_mul(a, P##_set1((int)NL_PRIME_B));                              \
+        a = P##_xor(a, P##_shr(a, 13));                                         \
+        a = P##_mul(a, P##_set1((int)NL_PRIME_C));                              \
+        return P##_xor(a, P##_shr(a, 16));                                      \
+    }
+NV_HASH_STEPS(vi, vi, nv_eat_sum, nv_avalanche)
+NV_HASH_STEPS(vi2, vi2, nv2_eat_sum, nv2_avalanche)
 
-NV_FN vi nv_avalanche(vi a)
+NV_FN vi nv_mulc(vi data) { return vi_mul(data, vi_set1((int)NL_PRIME_C)); }
+
+NV_FN vi nv_eat(vi acc, vi data) { return nv_eat_sum(vi_add(acc, nv_mulc(data))); }
+
+/* The hashes of corners (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1):
+ * avalanche(eat(eat(s, i + di), j + dj)), as nk_sq2_column / nk_tri2_hashes.
+ * Integer arithmetic wraps exactly, so (i + 1) * PRIME_C is i * PRIME_C +
+ * PRIME_C, and the corners are hashed two at a time: h[0] holds (i, j) and
+ * (i + 1, j) side by side, h[1] (i, j + 1) and (i + 1, j + 1). */
+NV_FN void nv_hash4(vi s, vi i, vi j, vi2 h[2])
 {
-    a = vi_xor(a, vi_shr(a, 15));
-    a = vi_mul(a, vi_set1((int)NL_PRIME_B));
-    a = vi_xor(a, vi_shr(a, 13));
-    a = vi_mul(a, vi_set1((int)NL_PRIME_C));
-    a = vi_xor(a, vi_shr(a, 16));
-    return a;
+    vi pc = vi_set1((int)NL_PRIME_C), ic = vi_add(s, nv_mulc(i)), jc = nv_mulc(j);
+    vi2 hi = nv2_eat_sum(vi2_join(ic, vi_add(ic, pc)));
+    h[0] = nv2_avalanche(nv2_eat_sum(vi2_add(hi, vi2_join(jc, jc))));
+    jc = vi_add(jc, pc);
+    h[1] = nv2_avalanche(nv2_eat_sum(vi2_add(hi, vi2_join(jc, jc))));
 }
 
 /* Lanes whose floor lies in [-2^31, 2^31 - 2]: the index and index + 1 are
@@ -63,17 +85,54 @@ NV_FN vm nv_index_ok(vd fl)
     return vm_and(vd_ge(fl, vd_set1(-2147483648.0)), vd_le(fl, vd_set1(2147483646.0)));
 }
 
+/* x - floor(x) (fl), the scalar nl_floor's fraction x - t + 0.0: the
+ * scalar adds +0 because its t is +0 where x is -0; floor(-0) is -0 and
+ * -0 - -0 is +0, and otherwise x - fl is never -0, so no add is needed. */
+NV_FN vd nv_frac(vd x, vd fl) { return vd_sub(x, fl); }
+
 /* byte A of a hash, as a table index */
 NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
 
-/* nl_value_table[byte A of h], computed rather than gathered: the table's
- * own expression NL_U(b) = b / 255.0 * 2.0 - 1.0, whose every operation is
- * exact or correctly rounded in both (tests/test_noise.c compares the two
- * for all 256 bytes). */
+/* b / 255.0 correctly rounded for the integers b in [0, 255], without a
+ * divide: q0 = b * (1/255) is within an ulp of it; r = b - 255 q0 comes out
+ * exact (b - 256 q0 and then + q0 cancel exactly: Sterbenz), and q0 + r *
+ * (1/255) rounds to the quotient, which no b brings within 2^-60 (relative)
+ * of a halfway point (tests/test_noise.c checks all 256 against the
+ * division through the vector paths). */
+NV_FN vd nv_div255(vd b)
+{
+    vd r255 = vd_set1(1.0 / 255.0), q0 = vd_mul(b, r255);
+    vd r = vd_add(vd_sub(b, vd_mul(q0, vd_set1(256.0))), q0);
+    return vd_add(q0, vd_mul(r, r255));
+}
+
+/* nl_value_table[byte A of h]: loaded where the path reads tables
+ * (NV_TABLES), else computed by the table's own expression NL_U(b) = b /
+ * 255.0 * 2.0 - 1.0 (each operation exact or correctly rounded). */
 NV_FN vd nv_value_of(vi h)
 {
+#if NV_TABLES
+    uint32_t m[NV_W];
+    vi_storeu(m, h);
+    return vd_table1(nl_value_table, m);
+#else
     vd b = vi_to_vd(nv_byte(h));
-    return vd_sub(vd_mul(vd_div(b, vd_set1(255.0)), vd_set1(2.0)), vd_set1(1.0));
+    return vd_sub(vd_mul(nv_div255(b), vd_set1(2.0)), vd_set1(1.0));
+#endif
+}
+
+/* Two doubles per entry of a [256][2] table at byte A of h. */
+NV_FN void nv_table2(const double (*t)[2], vi h, vd *a, vd *b)
+{
+#if NV_TABLES
+    uint32_t m[NV_W];
+    vi_storeu(m, h);
+    vd_table2(&t[0][0], m, a, b);
+#else
+    vi ix = vi_shl(nv_byte(h), 1);
+    *a = vd_gather(&t[0][0], ix);
+    *b = vd_gather(&t[0][0] + 1, ix);
+#endif
 }
 
 /* Islands' diamond gradient of byte A of h (nl_diamond_table), computed
@@ -81,8 +140,19 @@ NV_FN vd nv_value_of(vi h)
  * (nl_perlin2_table is the diamond times NL_PERLIN2_SCALE). */
 NV_FN void nv_diamond_of(vi h, double scale, vd *gx, vd *gy)
 {
-    vd u = nv_value_of(h), w = vd_add(u, vd_set1(0.5));
-    vd fl = vd_blend(vd_lt(w, vd_zero()), vd_set1(-1.0), vd_blend(vd_lt(w, vd_set1(1.0)), vd_zero(), vd_set1(1.0)));
+#if NV_TABLES
+    if (scale == NL_PERLIN2_SCALE) {
+        nv_table2(nl_perlin2_table, h, gx, gy);
+        return;
+    }
+    if (scale == 1.0) {
+        nv_table2(nl_diamond_table, h, gx, gy);
+        return;
+    }
+#endif
+    /* floor(u + 0.5) is -1, 0 or 1 (+0: u + 0.5 is never -0), as NL_DGX's
+     * written-out floor */
+    vd u = nv_value_of(h), fl = vd_floor(vd_add(u, vd_set1(0.5)));
     vd x = vd_sub(u, fl), y = vd_sub(vd_set1(0.5), vd_abs(u));
     if (scale != 1.0) {
         x = vd_mul(x, vd_set1(scale));
@@ -165,14 +235,12 @@ NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd
     vd fx = vd_floor(x), fy = vd_floor(y);
     if (!vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy))))
         return 0;
-    vd tx = vd_add(vd_sub(x, fx), vd_zero()), ty = vd_add(vd_sub(y, fy), vd_zero());
-    vi i = vd_to_vi(fx), j = vd_to_vi(fy), one = vi_set1(1);
-    vi s = vi_set1((int)nl_seed(seed));
-    vi hi0 = nv_eat(s, i), hi1 = nv_eat(s, vi_add(i, one)), j1 = vi_add(j, one);
-    vi ha = nv_avalanche(nv_eat(hi0, j)), hb = nv_avalanche(nv_eat(hi0, j1));
-    vi hc = nv_avalanche(nv_eat(hi1, j)), hd = nv_avalanche(nv_eat(hi1, j1));
+    vd tx = nv_frac(x, fx), ty = nv_frac(y, fy);
+    vi2 h[2];
+    nv_hash4(vi_set1((int)nl_seed(seed)), vd_to_vi(fx), vd_to_vi(fy), h);
     nv_cell2 c;
-    nv_sq2_cell(mode, want_grad, ha, hb, hc, hd, ty, nv_fade(ty), nv_dfade(ty), &c);
+    nv_sq2_cell(mode, want_grad, vi2_lo(h[0]), vi2_lo(h[1]), vi2_hi(h[0]), vi2_hi(h[1]), ty, nv_fade(ty),
+                nv_dfade(ty), &c);
     *val = nv_sq2_sample(mode, want_grad, &c, tx, g0, g1);
     return 1;
 }
@@ -184,11 +252,6 @@ NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd
 typedef struct {
     vd a, b;
 } nv_corner;
-
-NV_FN const double *nv_tri2_table(int mode)
-{
-    return mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
-}
 
 NV_FN nv_corner nv_tri2_gather(int mode, vi h)
 {
@@ -202,24 +265,7 @@ NV_FN nv_corner nv_tri2_gather(int mode, vi h)
         nv_diamond_of(h, 1.0, &c.a, &c.b);
         return c;
     }
-    const double *t = nv_tri2_table(mode);
-    vi ix = vi_shl(nv_byte(h), 1);
-    c.a = vd_gather(t, ix);
-    c.b = vd_gather(t + 1, ix);
-    return c;
-}
-
-NV_FN nv_corner nv_tri2_broadcast(int mode, uint32_t h)
-{
-    nv_corner c;
-    if (mode == NK_MODE_VALUE) {
-        c.a = vd_set1(nl_value_table[h & 255]);
-        c.b = c.a;
-        return c;
-    }
-    const double *t = nv_tri2_table(mode) + 2 * (h & 255);
-    c.a = vd_set1(t[0]);
-    c.b = vd_set1(t[1]);
+    nv_table2(nk_simplex2_table, h, &c.a, &c.b);
     return c;
 }
 
@@ -260,8 +306,8 @@ NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
     vd sx = vd_add(x, skew), sy = vd_add(y, skew);
     *fli = vd_floor(sx);
     *flj = vd_floor(sy);
-    *fx = vd_add(vd_sub(sx, *fli), vd_zero());
-    *fy = vd_add(vd_sub(sy, *flj), vd_zero());
+    *fx = nv_frac(sx, *fli);
+    *fy = nv_frac(sy, *flj);
 }
 
 /* nk_tri2_blend from the corners (i,j), (i+1,j), (i,j+1), (i+1,j+1) */
@@ -269,15 +315,16 @@ NV_FN vd nv_tri2_blend(int mode, int want_grad, nv_corner c0, nv_corner c1, nv_c
                        vd fy, vd *g0, vd *g1)
 {
     vm xgy = vd_gt(fx, fy);
-    vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
     nv_corner cc;
     cc.a = vd_blend(xgy, c1.a, c2.a);
     cc.b = vd_blend(xgy, c1.b, c2.b);
+    /* the middle corner's offsets fx - ox, fy - oy with ox, oy 0 or 1:
+     * fx - 0 is fx (fx is never -0) and fx - 1 is corner 3's */
+    vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
     vd gs0 = vd_zero(), gs1 = vd_zero();
     vd v = nv_tri2_corner(mode, want_grad, c0, fx, fy, &gs0, &gs1);
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, vd_sub(fx, vd_set1(1.0)), vd_sub(fy, vd_set1(1.0)), &gs0,
-                                 &gs1));
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_sub(fx, ox), vd_sub(fy, oy), &gs0, &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, fx1, fy1, &gs0, &gs1));
+    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_blend(xgy, fx1, fx), vd_blend(xgy, fy, fy1), &gs0, &gs1));
     double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
                  : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
     if (want_grad) {
@@ -295,17 +342,18 @@ NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, v
     nv_tri2_lattice(x, y, &fli, &flj, &fx, &fy);
     if (!vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj))))
         return 0;
-    vi i = vd_to_vi(fli), j = vd_to_vi(flj), one = vi_set1(1);
     vm xgy = vd_gt(fx, fy);
     vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
-    vi s = vi_set1((int)nl_seed(seed));
-    vi h0 = nv_avalanche(nv_eat(nv_eat(s, i), j));
-    vi h3 = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, one)), vi_add(j, one)));
-    vi hc = nv_avalanche(nv_eat(nv_eat(s, vi_add(i, vd_to_vi(ox))), vi_add(j, vd_to_vi(oy))));
+    /* (i, j) and (i + 1, j + 1) side by side, sharing i * PRIME_C and
+     * j * PRIME_C (nv_hash4); the middle corner on its own */
+    vi s = vi_set1((int)nl_seed(seed)), pc = vi_set1((int)NL_PRIME_C);
+    vi ic = vi_add(s, nv_mulc(vd_to_vi(fli))), jc = nv_mulc(vd_to_vi(flj));
+    vi2 h03 = nv2_avalanche(nv2_eat_sum(vi2_add(nv2_eat_sum(vi2_join(ic, vi_add(ic, pc))), vi2_join(jc, vi_add(jc, pc)))));
+    vi hc = nv_avalanche(nv_eat(nv_eat(s, vd_to_vi(vd_add(fli, ox))), vd_to_vi(vd_add(flj, oy))));
     nv_corner cc = nv_tri2_gather(mode, hc);
     /* hc stands for both middle corners: the blend picks it either way */
-    *val = nv_tri2_blend(mode, want_grad, nv_tri2_gather(mode, h0), cc, cc, nv_tri2_gather(mode, h3), fx, fy, g0,
-                         g1);
+    *val = nv_tri2_blend(mode, want_grad, nv_tri2_gather(mode, vi2_lo(h03)), cc, cc,
+                         nv_tri2_gather(mode, vi2_hi(h03)), fx, fy, g0, g1);
     return 1;
 }
 
@@ -340,8 +388,8 @@ NV_FN int nv_sq3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *v
     vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
     if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
         return 0;
-    vd t[3] = { vd_add(vd_sub(x, fl[0]), vd_zero()), vd_add(vd_sub(y, fl[1]), vd_zero()),
-                vd_add(vd_sub(z, fl[2]), vd_zero()) };
+    vd t[3] = { nv_frac(x, fl[0]), nv_frac(y, fl[1]),
+                nv_frac(z, fl[2]) };
     vi ix[3] = { vd_to_vi(fl[0]), vd_to_vi(fl[1]), vd_to_vi(fl[2]) }, one = vi_set1(1);
     vi s = vi_set1((int)nl_seed(seed));
     vi hx[2] = { nv_eat(s, ix[0]), nv_eat(s, vi_add(ix[0], one)) };
@@ -435,8 +483,8 @@ NV_FN int nv_tet3(int mode, int want_grad, uint32_t seed, vd x, vd y, vd z, vd *
     vd fli = vd_floor(sx), flj = vd_floor(sy), flk = vd_floor(sz);
     if (!vm_all(vm_and(vm_and(nv_index_ok(fli), nv_index_ok(flj)), nv_index_ok(flk))))
         return 0;
-    vd fx = vd_add(vd_sub(sx, fli), vd_zero()), fy = vd_add(vd_sub(sy, flj), vd_zero());
-    vd fz = vd_add(vd_sub(sz, flk), vd_zero());
+    vd fx = nv_frac(sx, fli), fy = nv_frac(sy, flj);
+    vd fz = nv_frac(sz, flk);
     vm xy = vd_ge(fx, fy), yz = vd_ge(fy, fz), xz = vd_ge(fx, fz);
     vm nxy = vm_not(xy), nyz = vm_not(yz), nxz = vm_not(xz);
     vd a1 = nv_bit(vm_and(xy, vm_or(yz, xz))), b1 = nv_bit(vm_and(nxy, yz));
@@ -520,11 +568,12 @@ NV_FN void nv_imp_grad(vi hash, vd x, vd y, vd z, vd out[4])
     vd sv = vd_blend(vi_bit_mask(h, 2), vd_set1(-1.0), vd_set1(1.0));
     vd pu = vd_blend(u_x, x, y), pv = vd_blend(v_y, y, vd_blend(h_x, x, z));
     out[0] = vd_add(vd_mul(su, pu), vd_mul(sv, pv));
-    /* 0 + su or 0 + sv where the component is u or v (never both) */
+    /* su or sv where the component is u or v (never both), else +0: the
+     * scalar 0 + su is su, as su and sv are +-1 */
     vd zero = vd_zero();
-    out[1] = vd_add(zero, vd_blend(u_x, su, vd_blend(h_x, sv, zero)));
-    out[2] = vd_add(zero, vd_blend(u_x, vd_blend(v_y, sv, zero), su));
-    out[3] = vd_add(zero, vd_blend(v_z, sv, zero));
+    out[1] = vd_blend(u_x, su, vd_blend(h_x, sv, zero));
+    out[2] = vd_blend(u_x, vd_blend(v_y, sv, zero), su);
+    out[3] = vd_blend(v_z, sv, zero);
 }
 
 /* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. */
@@ -533,8 +582,8 @@ NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd 
     vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
     if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
         return 0;
-    vd fx = vd_add(vd_sub(x, fl[0]), vd_zero()), fy = vd_add(vd_sub(y, fl[1]), vd_zero());
-    vd fz = vd_add(vd_sub(z, fl[2]), vd_zero());
+    vd fx = nv_frac(x, fl[0]), fy = nv_frac(y, fl[1]);
+    vd fz = nv_frac(z, fl[2]);
     vi b255 = vi_set1(255), one = vi_set1(1);
     vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
     vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
@@ -748,81 +797,182 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
     return vd_loadu(X);
 }
 
-/* The corner data of one skewed cell, broadcast. */
-typedef struct {
-    nv_corner c[4];
-} nv_tri2_cell;
-
-NV_FN void nv_tri2_cell_at(int mode, uint32_t seed_state, double fi, double fj, nv_tri2_cell *cell)
-{
-    uint32_t h[4];
-    nk_tri2_hashes(seed_state, (uint64_t)(int64_t)fi, (uint64_t)(int64_t)fj, h);
-    for (int q = 0; q < 4; q++)
-        cell->c[q] = nv_tri2_broadcast(mode, h[q]);
-}
-
-/* Rows of the triangle lattice. Along a row the skewed cell changes about
- * every 16 samples (at 16 per unit), so a vector's lanes lie in the cell of
- * the previous vector's last lane or in that of its own last lane: each
- * cell's corner hashes are computed once, and the lanes take their cell's
- * corner data by broadcast and blend. A vector spanning more cells, or
- * outside the int32 lattice range, takes the whole kernel. Output as
- * nv_emit's to_float 0 (doubles) or 1 (a one-octave fbm row in floats). */
-NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
-                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
-{
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
-    double f = L->freq[k], qy = y * f;
-    vd vf = vd_set1(f), vqy = vd_set1(qy);
-    vd ci = vd_set1(NAN), cj = vd_set1(NAN);
-    nv_tri2_cell cur;
-    for (int q = 0; q < 4; q++)
-        cur.c[q].a = cur.c[q].b = vd_zero();
-    for (int i = 0; i < n; i += NV_W) {
-        int m = n - i < NV_W ? n - i : NV_W;
-        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
-        vd fli, flj, fx, fy, val, g0 = vd_zero(), g1 = vd_zero();
-        nv_tri2_lattice(x, vqy, &fli, &flj, &fx, &fy);
-        vm in_cur = vm_and(vd_eq(fli, ci), vd_eq(flj, cj));
-        if (vm_all(in_cur)) {
-            val = nv_tri2_blend(mode, want_grad, cur.c[0], cur.c[1], cur.c[2], cur.c[3], fx, fy, &g0, &g1);
-        } else {
-            double I[NV_W], J[NV_W];
-            vd_storeu(I, fli);
-            vd_storeu(J, flj);
-            double li = I[m - 1], lj = J[m - 1];
-            if (li >= -2147483648.0 && li <= 2147483646.0 && lj >= -2147483648.0 && lj <= 2147483646.0) {
-                nv_tri2_cell next;
-                nv_tri2_cell_at(mode, s, li, lj, &next);
-                vd vli = vd_set1(li), vlj = vd_set1(lj);
-                vm in_next = vm_and(vd_eq(fli, vli), vd_eq(flj, vlj));
-                if (vm_all(vm_or(in_cur, in_next))) {
-                    nv_corner c[4];
-                    for (int q = 0; q < 4; q++) {
-                        c[q].a = vd_blend(in_next, next.c[q].a, cur.c[q].a);
-                        c[q].b = vd_blend(in_next, next.c[q].b, cur.c[q].b);
-                    }
-                    val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
-                } else {
-                    nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
-                }
-                cur = next;
-                ci = vli;
-                cj = vlj;
-            } else {
-                nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
-            }
-        }
-        nv_emit(want_grad, to_float, L, k, i, m, val, g0, g1, v, g, fv, fg);
-    }
-}
-
 /* A row is taken in chunks of at most this many samples. */
 #define NV_ROW_CHUNK 256
 /* Cells this small (in samples) do not pay for sharing a cell's work. */
 #define NV_SQ2_SHARE_MIN 1.0
 /* Cells a chunk may touch on the shared path (more: the whole kernel). */
 #define NV_ROW_CELLS (NV_ROW_CHUNK / 2 + 8)
+
+/* A chunk's chain of skewed cells. Along a row (y fixed) both skewed
+ * coordinates grow with x (each rounding is monotonic), so the cells a
+ * row visits form a chain in which each step adds 1 to i or to j: the
+ * cell with i + j = base + s is the chain's s-th. The chain is enumerated
+ * from the first to the last sample's cell by where the row crosses the
+ * next i and j (approximately: which of i and j grows first matters only
+ * near a cell's corner), its cells are hashed NV_W at a time, and each
+ * sample vector finds its cell by i + j and checks it: lanes that are not
+ * in the chain's cell of their key (a guess that went the other way round
+ * a corner, x not monotonic) take the whole kernel. */
+#define NV_TRI2_CELLS (NV_ROW_CHUNK / 4 + 8)
+
+typedef struct {
+    int n;                                   /* cells: keys 0 .. n - 1 */
+    double base;                             /* i + j of key 0 */
+    double di[NV_TRI2_CELLS + NV_W], dj[NV_TRI2_CELLS + NV_W];
+    uint32_t ii[NV_TRI2_CELLS + NV_W], ij[NV_TRI2_CELLS + NV_W];
+    double c[8][NV_TRI2_CELLS + NV_W];       /* corner q: c[2q] (a), c[2q + 1] (b) */
+} nv_tri2_chain;
+
+/* nk_tri2_lattice's floors, as doubles */
+NV_FN void nv_tri2_floors(double x, double y, double *fi, double *fj)
+{
+    x *= NK_SIMPLEX_K2;
+    y *= NK_SIMPLEX_K2;
+    double skew = (x + y) * NK_SIMPLEX_F2;
+    *fi = floor(x + skew);
+    *fj = floor(y + skew);
+}
+
+/* The chain from the cell of noise-space x = xa to that of xb >= xa at
+ * noise-space y = qy; 0 if it cannot be shared (too long, outside the
+ * int32 lattice, not finite). */
+NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, double qy, nv_tri2_chain *ch)
+{
+    double ia, ja, ib, jb;
+    ch->n = 0;
+    ch->base = 0;
+    nv_tri2_floors(xa, qy, &ia, &ja);
+    nv_tri2_floors(xb, qy, &ib, &jb);
+    if (!(ia >= -2147483648.0 && ja >= -2147483648.0 && ib <= 2147483646.0 && jb <= 2147483646.0 && ib >= ia &&
+          jb >= ja && (ib - ia) + (jb - ja) < NV_TRI2_CELLS))
+        return 0;
+    /* sx = x K2 (1 + F2) + qy K2 F2, sy = x K2 F2 + qy K2 (1 + F2): the x
+     * where each reaches its next integer */
+    const double ax = 1.0 / (NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2)), ay = 1.0 / (NK_SIMPLEX_K2 * NK_SIMPLEX_F2);
+    double bx = qy * NK_SIMPLEX_K2 * NK_SIMPLEX_F2, by = qy * NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2);
+    double ci = ia, cj = ja;
+    int n = 0;
+    for (;;) {
+        ch->di[n] = ci;
+        ch->dj[n] = cj;
+        ch->ii[n] = (uint32_t)(int32_t)ci;
+        ch->ij[n] = (uint32_t)(int32_t)cj;
+        n++;
+        if (ci == ib && cj == jb)
+            break;
+        if (ci == ib)
+            cj += 1.0;
+        else if (cj == jb)
+            ci += 1.0;
+        else if ((ci + 1.0 - bx) * ax < (cj + 1.0 - by) * ay)
+            ci += 1.0;
+        else
+            cj += 1.0;
+    }
+    ch->n = n;
+    ch->base = ia + ja;
+    /* cell n: a copy of the last, so that cell k + 1 can always be read */
+    ch->di[n] = ch->di[n - 1];
+    ch->dj[n] = ch->dj[n - 1];
+    for (int p = n; p < n + NV_W; p++) { /* the last vector's spare lanes */
+        ch->ii[p] = ch->ii[n - 1];
+        ch->ij[p] = ch->ij[n - 1];
+    }
+    vi vs = vi_set1((int)seed_state);
+    for (int p = 0; p <= n; p += NV_W) {
+        /* corners (i,j), (i+1,j), (i,j+1), (i+1,j+1), as nk_tri2_hashes */
+        vi2 hh[2];
+        nv_hash4(vs, vi_loadu(ch->ii + p), vi_loadu(ch->ij + p), hh);
+        vi h[4] = { vi2_lo(hh[0]), vi2_hi(hh[0]), vi2_lo(hh[1]), vi2_hi(hh[1]) };
+        for (int q = 0; q < 4; q++) {
+            nv_corner c = nv_tri2_gather(mode, h[q]);
+            vd_storeu(ch->c[2 * q] + p, c.a);
+            if (mode != NK_MODE_VALUE)
+                vd_storeu(ch->c[2 * q + 1] + p, c.b);
+        }
+    }
+    return 1;
+}
+
+/* The corners of chain cells k and k + 1 (where m holds), broadcast. */
+NV_FN void nv_tri2_chain_two(int mode, const nv_tri2_chain *ch, int k, vm m, nv_corner c[4])
+{
+    for (int q = 0; q < 4; q++) {
+        c[q].a = vd_blend(m, vd_set1(ch->c[2 * q][k + 1]), vd_set1(ch->c[2 * q][k]));
+        c[q].b = mode == NK_MODE_VALUE ? c[q].a
+                                       : vd_blend(m, vd_set1(ch->c[2 * q + 1][k + 1]), vd_set1(ch->c[2 * q + 1][k]));
+    }
+}
+
+/* Rows of the triangle lattice: each chunk's chain of cells (above) set up
+ * first, then each sample vector blends its cell's corners (one cell: a
+ * broadcast; two: a blend of two) with the kernel's own expressions. A
+ * chunk whose cells are smaller than about 4 samples, or outside the int32
+ * lattice, takes the whole kernel per lane. Output as nv_emit's to_float 0
+ * (doubles) or 1 (a one-octave fbm row in floats). */
+NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    double f = L->freq[k], qy = y * f;
+    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    nv_tri2_chain ch;
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+        int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
+        double xa = (xs ? xs[c0] : x0 + (double)c0 * step) * f;
+        double xb = (xs ? xs[c0 + m - 1] : x0 + (double)(c0 + m - 1) * step) * f;
+        if (xb < xa) { /* a row that runs backwards: its chain, from the other end */
+            double t = xa;
+            xa = xb;
+            xb = t;
+        }
+        int share = nv_tri2_chain_at(mode, s, xa, xb, qy, &ch);
+        vd vbase = vd_set1(ch.base);
+        for (int i = 0; i < m; i += NV_W) {
+            int w = m - i < NV_W ? m - i : NV_W;
+            vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
+            vd val, g0 = vd_zero(), g1 = vd_zero();
+            int done = 0;
+            if (share) {
+                vd fli, flj, fx, fy;
+                nv_tri2_lattice(x, vqy, &fli, &flj, &fx, &fy);
+                /* the lanes' keys; NaN and far lanes fail the checks below */
+                vi key = vd_to_vi(vd_sub(vd_add(fli, flj), vbase));
+                int kc = vi_first(key);
+                /* the lanes are in cell kc or kc + 1 (the chain repeats its
+                 * last cell once, so kc + 1 can be read), checked against
+                 * the chain: without a branch on which, as a vector meets a
+                 * cell border at random */
+                if ((unsigned)kc < (unsigned)ch.n && vi_all_eq(key, kc)) {
+                    if (vm_all(vm_and(vd_eq(fli, vd_set1(ch.di[kc])), vd_eq(flj, vd_set1(ch.dj[kc]))))) {
+                        nv_corner c[4];
+                        for (int q = 0; q < 4; q++) {
+                            c[q].a = vd_set1(ch.c[2 * q][kc]);
+                            c[q].b = mode == NK_MODE_VALUE ? c[q].a : vd_set1(ch.c[2 * q + 1][kc]);
+                        }
+                        val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
+                        done = 1;
+                    }
+                } else if ((unsigned)kc < (unsigned)ch.n) {
+                    vm m2 = vi_eq_mask(key, kc + 1);
+                    vd ci = vd_blend(m2, vd_set1(ch.di[kc + 1]), vd_set1(ch.di[kc]));
+                    vd cj = vd_blend(m2, vd_set1(ch.dj[kc + 1]), vd_set1(ch.dj[kc]));
+                    if (vm_all(vm_and(vd_eq(fli, ci), vd_eq(flj, cj)))) {
+                        nv_corner c[4];
+                        nv_tri2_chain_two(mode, &ch, kc, m2, c);
+                        val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
+                        done = 1;
+                    }
+                }
+            }
+            if (!done)
+                nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+            nv_emit(want_grad, to_float, L, k, c0 + i, w, val, g0, g1, v, g, fv, fg);
+        }
+    }
+}
+
 
 /* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
  * chunk's cells are set up first, NV_W cells at a time (column hashes, then
@@ -872,12 +1022,15 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1) */
         int n_cells = (int)(hi - lo) + 1;
         uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
-        vi vs = vi_set1((int)s), vj = vi_set1((int)(uint32_t)j), vj1 = vi_set1((int)(uint32_t)(j + 1));
+        /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) * PRIME_C */
+        vi vs = vi_set1((int)s);
+        vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j * NL_PRIME_C)), vi_set1((int)((uint32_t)(j + 1) * NL_PRIME_C)));
         for (int c = 0; c <= n_cells; c += NV_W) {
             vi col = vi_add(vi_set1((int)lo + c), vi_iota());
             vi h = nv_eat(vs, col);
-            vi_storeu(ca + c, nv_avalanche(nv_eat(h, vj)));
-            vi_storeu(cb + c, nv_avalanche(nv_eat(h, vj1)));
+            vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
+            vi_storeu(ca + c, vi2_lo(hh));
+            vi_storeu(cb + c, vi2_hi(hh));
         }
         /* the cells' coefficients */
         double cp[NV_ROW_CELLS + NV_W], cq[NV_ROW_CELLS + NV_W], cr[NV_ROW_CELLS + NV_W],
@@ -907,7 +1060,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         vd vlo = vd_set1(lo);
         for (int i = 0; i < m; i += NV_W) {
             vd x = vd_loadu(X + i), fl = vd_floor(x);
-            vd tx = vd_add(vd_sub(x, fl), vd_zero());
+            vd tx = nv_frac(x, fl);
             vi idx = vd_to_vi(vd_sub(fl, vlo));
             int c = vi_first(idx);
             nv_cell2 cell;
@@ -1108,6 +1261,8 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 
+#include "noise_classic_vec.h"
+
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
     [NOISE_VALUE] = {
@@ -1117,10 +1272,15 @@ static const ne_base_table nv_bases = {
     [NOISE_PERLIN] = {
         [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_3D_BASE(nv_perlin_sq3) },
         [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_3D_BASE(nv_perlin_tet3) },
+        /* the GLSL variants: 2D only (with t the scalar loops) */
+        [NE_PERLIN_ANGLE_SQUARE] = { NV_3D_BASE(nv_perlin_angle2) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NV_3D_BASE(nv_simplex_ac2) },
     },
     [NOISE_SIMPLEX] = {
-        [NOISE_SQUARE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
-        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NV_3D_BASE(nv_simplex_ac2) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NV_3D_BASE(nv_simplex_tq2) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
         [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
@@ -1129,6 +1289,12 @@ static const ne_base_table nv_bases = {
     [NOISE_CELLULAR] = {
         [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
         [NOISE_TRIANGLE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
+    },
+    /* classic: 2D only (with t the scalar loops) */
+    [NOISE_CLASSIC] = {
+        [NOISE_FADE_LINEAR] = { NV_3D_BASE(nv_classic_l2) },
+        [NOISE_FADE_CUBIC] = { NV_3D_BASE(nv_classic_c2) },
+        [NOISE_FADE_QUINTIC] = { NV_3D_BASE(nv_classic_q2) },
     },
 };
 

@@ -9,7 +9,10 @@
 #      checked with dpkg and in node_modules) and serves the viewer and
 #      Leaflet from the binary;
 #   3. `make test` installs the test tools and passes ("N passed, 0 failed");
-#   4. the build is complete: a second `make test` would compile nothing.
+#   4. the build is complete: a second `make test` would compile nothing;
+#   5. the core as a library: `make install PREFIX=/usr/local`, then
+#      examples/point.c built with `pkg-config --cflags --libs noisetile` and
+#      run as is (no LD_LIBRARY_PATH) prints the README's /point numbers.
 # Prints each step, the summary line and the times. Needs root (buildah) and
 # minutes of CPU; not part of `make test`.
 #
@@ -120,6 +123,18 @@ say "3. make test: $summary in $t_test s"
 again=$(crun 'make -n test-build 2>&1 | grep -v "^:$" || true')
 [ -z "$again" ] || { printf '%s\n' "$again" | head -n 10 >&2; die "a second make test would rebuild"; }
 say "4. a second make test compiles nothing"
+
+# 5. make install PREFIX=/usr/local, the example against the installed copy
+want=$(grep -m1 '"kind":"perlin","seed":7,' README.md |
+  sed -E 's/.*"value":([^,]*),"gradient":\[([^,]*),([^]]*)\].*/value \1 gradient \2 \3/')
+[ -n "$want" ] || die "README shows no /point answer for perlin 7"
+crun 'make install PREFIX=/usr/local && cd /tmp &&
+  cc -std=c11 -Wall -Wextra -Werror /src/examples/point.c $(pkg-config --cflags --libs noisetile) -o point &&
+  ldd ./point | grep libnoisetile && ./point' >"$src/install.log" 2>&1 \
+  || { tail -n 30 "$src/install.log" >&2; die "make install PREFIX=/usr/local or the example failed"; }
+got=$(sed -n 's/^perlin 7 octaves=4 at (1.5, -2.25): //p' "$src/install.log")
+[ "$got" = "$want" ] || { cat "$src/install.log" >&2; die "the example printed '$got', the README shows '$want'"; }
+say "5. make install PREFIX=/usr/local; examples/point.c built with pkg-config prints the README's numbers: $got ($(sed -n 's/.*\(libnoisetile[^ ]*\) => \([^ ]*\).*/\1 => \2/p' "$src/install.log"))"
 
 say "total $(( $(date +%s) - t_start )) s"
 echo "$summary"

@@ -127,6 +127,15 @@ int api_points(const route *r, const query_args *q, const char *body, size_t bod
                                 "without it");
         return ERR_BAD_REQUEST;
     }
+    if (b.dims == 3 && noise_spec_planar(&qr.spec)) {
+        batch_free(&b);
+        const char *variant = r->kind == NOISE_CLASSIC                       ? ""
+                              : qr.spec.gradients == NOISE_GRADIENTS_ANGLE ? " with gradients=angle"
+                                                                           : " with falloff=quartic";
+        snprintf(err, err_size, "%s%s is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]",
+                 noise_kind_name(r->kind), variant);
+        return ERR_BAD_REQUEST;
+    }
     size_t n = b.n;
     int g = (b.dims == 3 || qr.spec.has_t) ? 3 : 2;
     double *values = failalloc_malloc((n ? n : 1) * sizeof *values);

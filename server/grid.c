@@ -1,5 +1,6 @@
 /* grid.c: a field window -> .npy / .r16 / PNG bytes, band by band (see
- * grid.h). Memory per job: one row of values and gradients, one encoded row,
+ * grid.h). Memory per job: the field prepared once (noise_field_size(), about
+ * 30 KB), one row of values and gradients, one encoded row,
  * the pending output (about GRID_BAND_BYTES), and the zlib state of the PNG
  * or gzip stream (about 256 KiB). */
 #include "grid.h"
@@ -16,6 +17,7 @@
 
 struct grid_job {
     grid_request req;
+    noise_field *field;  /* the request's field, prepared once for every row */
     int n_grad;          /* gradient components per sample in .npy (2, or 3 with t) */
     int with_grad;       /* .npy with gradient=1 */
     size_t row_bytes;    /* one encoded row */
@@ -81,6 +83,8 @@ int grid_job_create(const grid_request *req, grid_job **out)
         job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
     }
     job->rows_per_band = grid_band_rows(req);
+    if ((job->field = noise_field_init(failalloc_malloc(noise_field_size()), &req->spec)) == NULL)
+        goto fail;
     size_t w = (size_t)req->width + (size_t)job->extra;
     job->values = failalloc_malloc(w * sizeof *job->values);
     job->row = failalloc_malloc(job->row_bytes);
@@ -98,7 +102,7 @@ int grid_job_create(const grid_request *req, grid_job **out)
         if (job->grads == NULL)
             goto fail;
         if (job->n_grad == 3) {
-            /* noise_eval_grid drops d/dt: this row goes through noise_eval_points */
+            /* noise_field_grid drops d/dt: this row goes through noise_field_points */
             job->points = failalloc_malloc(2 * w * sizeof *job->points);
             job->pvalues = failalloc_malloc(w * sizeof *job->pvalues);
             job->pgrads = failalloc_malloc(3 * w * sizeof *job->pgrads);
@@ -130,6 +134,7 @@ void grid_job_destroy(grid_job *job)
     free(job->below);
     free(job->grads);
     free(job->values);
+    free(job->field);
     free(job);
 }
 
@@ -157,13 +162,13 @@ static void eval_row(grid_job *job, int j)
             job->points[2 * i] = r->x + (double)i * r->step;
             job->points[2 * i + 1] = y;
         }
-        noise_eval_points(&r->spec, (size_t)r->width, job->points, 2, job->pvalues, job->pgrads);
+        noise_field_points(job->field, (size_t)r->width, job->points, 2, job->pvalues, job->pgrads);
         for (int i = 0; i < r->width; i++)
             job->values[i] = (float)job->pvalues[i];
         for (size_t k = 0; k < 3 * (size_t)r->width; k++)
             job->grads[k] = (float)job->pgrads[k];
     } else {
-        noise_eval_grid(&r->spec, r->x, y, r->step, r->width, 1, job->values,
+        noise_field_grid(job->field, r->x, y, r->step, r->width, 1, job->values,
                         job->with_grad ? job->grads : NULL);
     }
 }
@@ -177,12 +182,12 @@ static void picture_row(grid_job *job, int j)
     int w = r->width + job->extra;
     float *g = r->render.shade ? job->grads : NULL;
     if (!job->extra) {
-        noise_eval_grid(&r->spec, r->x, r->y + (double)j * r->step, r->step, w, 1, job->values, g);
+        noise_field_grid(job->field, r->x, r->y + (double)j * r->step, r->step, w, 1, job->values, g);
         render_color_row(&job->colors, r->width, job->values, NULL, g, job->row);
         return;
     }
     if (j == 0) {
-        noise_eval_grid(&r->spec, r->x, r->y, r->step, w, 1, job->values, g);
+        noise_field_grid(job->field, r->x, r->y, r->step, w, 1, job->values, g);
     } else {
         float *t = job->values;
         job->values = job->below;
@@ -192,7 +197,7 @@ static void picture_row(grid_job *job, int j)
         job->grads_below = t;
         g = r->render.shade ? job->grads : NULL;
     }
-    noise_eval_grid(&r->spec, r->x, r->y + (double)(j + 1) * r->step, r->step, w, 1, job->below,
+    noise_field_grid(job->field, r->x, r->y + (double)(j + 1) * r->step, r->step, w, 1, job->below,
                     r->render.shade ? job->grads_below : NULL);
     render_color_row(&job->colors, r->width, job->values, job->below, g, job->row);
 }

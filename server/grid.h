@@ -3,8 +3,9 @@
  * rows so that a large grid is sent while it is computed, in bounded memory.
  *
  * Sample (i, j) is the field at (x + i*step, y + j*step), each row computed
- * at exactly y + j*step (noise_eval_grid on one row), so any band split
- * gives the same numbers as /points at those coordinates (float32).
+ * at exactly y + j*step (noise_field_grid on one row, of a field prepared
+ * once per job), so any band split gives the same numbers as /points at
+ * those coordinates (float32).
  *
  * A job is driven from outside: grid_job_compute_band() does the heavy
  * work (one band: noise, encoding, compression) and may run on any thread;

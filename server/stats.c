@@ -115,18 +115,24 @@ int stats_field(const noise_spec *spec, double x0, double y0, double step, int w
 {
     assert(height >= 1);
     stats_acc *acc = stats_create(width, n_bins);
-    if (acc == NULL)
+    /* one field, prepared once, for every row */
+    noise_field *field = acc ? noise_field_init(failalloc_malloc(noise_field_size()), spec) : NULL;
+    if (field == NULL) {
+        stats_destroy(acc);
         return STATS_ENOMEM;
+    }
     for (int j = 0; j < height; j++) {
         if (keep_going != NULL && !keep_going(ctx)) {
+            free(field);
             stats_destroy(acc);
             return STATS_ECANCELED;
         }
-        /* row j exactly as noise_eval_grid computes it: y0 + j*step */
-        noise_eval_grid(spec, x0, y0 + (double)j * step, step, width, 1, acc->rows[acc->n_rows % 3], NULL);
+        /* row j exactly as noise_field_grid computes it: y0 + j*step */
+        noise_field_grid(field, x0, y0 + (double)j * step, step, width, 1, acc->rows[acc->n_rows % 3], NULL);
         commit_row(acc);
     }
     stats_finish(acc, out);
+    free(field);
     stats_destroy(acc);
     return 0;
 }

@@ -3,8 +3,8 @@
  * page measured them, in one pass over the rows with three rows in memory.
  *
  * Sample (i, j) of a window is the field at (x0 + i*step, y0 + j*step), the
- * float that noise_eval_grid gives for it, so a window's statistics are
- * those of the grid endpoint's samples. Pure computation: no I/O, no HTTP.
+ * float that noise_eval_grid gives for it (one field prepared for all the
+ * rows), so a window's statistics are those of the grid endpoint's samples. Pure computation: no I/O, no HTTP.
  */
 #ifndef STATS_H
 #define STATS_H

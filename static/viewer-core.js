@@ -148,10 +148,20 @@
   /* ---- a field's URLs ----
    * state: {kind, seed, field: {name: value}, render: {name: value},
    *         view: {x, y, z}, point: {x, y} | null, grid: bool} */
+  /* The GLSL article's variants are 2D (docs/field.md): with
+   * gradients=angle or falloff=quartic the daemon takes no t. */
+  var PLANAR_CHOICES = { gradients: 'angle', falloff: 'quartic' };
+  function planarVariant(list, values, kind) {
+    return list.some(function (p) {
+      return PLANAR_CHOICES[p.name] !== undefined && values[p.name] === PLANAR_CHOICES[p.name] && appliesTo(p, kind);
+    });
+  }
   function paramsQuery(list, values, kind) {
     var out = [];
+    var planar = kind !== undefined && planarVariant(list, values, kind);
     list.forEach(function (p) {
       if (kind !== undefined && !appliesTo(p, kind)) return;
+      if (planar && p.name === 't') return;
       var v = values[p.name];
       if (v === undefined || v === p.def) return;
       out.push(p.name + '=' + encodeURIComponent(encodeValue(p, v)));

@@ -108,7 +108,7 @@
 
   /* ---- the control panel, built from the API ---- */
   var GROUPS = [
-    { title: 'Field', names: ['kind', 'seed', 'lattice'] },
+    { title: 'Field', names: ['kind', 'seed', 'lattice', 'fade', 'gradients', 'falloff'] },
     { title: 'Render', names: ['palette', 'shade', 'zero', 'grid'] },
     { title: 'Domain', names: ['frequency', 'period', 'warp', 't'] },
     { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
@@ -490,7 +490,10 @@
     info.hidden = false;
     $('info-x').textContent = fmtNum(j.x);
     $('info-y').textContent = fmtNum(j.y);
-    var t = j.params && j.params.t !== undefined ? j.params.t : fieldValue('t');
+    /* the answer's t, or the panel's where t applies (classic and the
+     * GLSL variants are 2D: their answers have 2 gradient components) */
+    var t = j.params && j.params.t !== undefined ? j.params.t
+      : appliesTo(fieldParam('t'), state.kind) && j.gradient.length > 2 ? fieldValue('t') : undefined;
     var has3 = j.gradient.length > 2;
     $('info-t').textContent = t === undefined ? '' : fmtNum(t);
     $('info-t').hidden = $('info-t-label').hidden = t === undefined;

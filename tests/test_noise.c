@@ -18,34 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- an independent transcription of docs/field.md's hash and gradients ---- */
-
-static uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
-
-static uint32_t ref_eat(uint32_t acc, uint32_t d) { return ref_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
-
-static uint32_t ref_eat64(uint32_t acc, int64_t i)
-{
-    acc = ref_eat(acc, (uint32_t)(uint64_t)i);
-    if (i < INT32_MIN || i > INT32_MAX)
-        acc = ref_eat(acc, (uint32_t)((uint64_t)i >> 32));
-    return acc;
-}
-
-static uint32_t ref_avalanche(uint32_t a)
-{
-    a ^= a >> 15;
-    a *= 0x85EBCA77u;
-    a ^= a >> 13;
-    a *= 0xC2B2AE3Du;
-    a ^= a >> 16;
-    return a;
-}
-
-static uint32_t ref_hash2(uint32_t seed, int64_t i, int64_t j)
-{
-    return ref_avalanche(ref_eat64(ref_eat64(seed + 0x165667B1u, i), j));
-}
+/* ---- an independent transcription of docs/field.md's gradients (the hash:
+ * test_noise_util.h) ---- */
 
 static void ref_perlin_gradient(uint32_t h, double g[2])
 {
@@ -298,6 +272,10 @@ static void test_tables(void)
         bad += nl_diamond_table[b][0] != gx || nl_diamond_table[b][1] != gy;
         bad += nl_perlin2_table[b][0] != gx * (2 / 0.53528) || nl_perlin2_table[b][1] != gy * (2 / 0.53528);
         bad += nk_simplex2_table[b][0] != gx * inv || nk_simplex2_table[b][1] != gy * inv;
+        /* the vector paths' divide-free b / 255 (noise_vec.h, nv_div255),
+         * lane arithmetic written out in doubles */
+        double q0 = (double)b * (1.0 / 255.0), r = ((double)b - q0 * 256.0) + q0;
+        bad += q0 + r * (1.0 / 255.0) != (double)b / 255.0;
     }
     CHECKF(bad == 0, "%d table entries differ", bad);
     CHECK(NK_SIMPLEX2_SCALE == 5.832 / sqrt(2.0));
@@ -321,7 +299,7 @@ static void test_ranges(void)
                     for (int oct = 1; oct <= 5; oct += 4) {
                         noise_spec s;
                         noise_spec_default(&s, tn_bases[b].kind, 17 + (uint32_t)b);
-                        s.lattice = tn_bases[b].lattice;
+                        tn_apply(&s, b);
                         s.fractal = (noise_fractal)fr;
                         s.octaves = oct;
                         s.warp = w ? 0.8 : 0;
@@ -368,7 +346,7 @@ static void test_far_smooth(void)
              * out is checked against brute force in test_noise_cellular.c) */
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, 3);
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             enum { N = 257 };
             double v[N], g[N], gn[N];
             int distinct_bad = 0, smooth_bad = 0;
@@ -405,7 +383,7 @@ static void test_no_period(void)
             for (int pi = 0; pi < 3; pi++) {
                 noise_spec s;
                 noise_spec_default(&s, tn_bases[b].kind, 11);
-                s.lattice = tn_bases[b].lattice;
+                tn_apply(&s, b);
                 s.has_t = d3;
                 s.t = 0.4;
                 uint64_t rng = 77 + (uint64_t)pi;
@@ -448,7 +426,7 @@ static void test_grid_equals_point(void)
                     for (int k = 0; k < 6; k++) {
                         noise_spec s;
                         noise_spec_default(&s, tn_bases[b].kind, 5 + (uint32_t)k);
-                        s.lattice = tn_bases[b].lattice;
+                        tn_apply(&s, b);
                         s.fractal = (noise_fractal)fr;
                         s.octaves = k < 4 ? 1 + k : 1;
                         s.warp = w ? 0.6 : 0;
@@ -503,7 +481,7 @@ static void test_extreme_coordinates(void)
             for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
                 noise_spec s;
                 noise_spec_default(&s, tn_bases[b].kind, 1);
-                s.lattice = tn_bases[b].lattice;
+                tn_apply(&s, b);
                 s.has_t = d3;
                 s.t = xs[(i + 3) % (sizeof xs / sizeof xs[0])];
                 s.octaves = 3;
@@ -531,7 +509,7 @@ static void test_dims3_equals_has_t(void)
         for (int i = 0; i < 50; i++) {
             noise_spec s, st;
             noise_spec_default(&s, tn_bases[b].kind, 9);
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             s.octaves = 3;
             s.warp = i % 2 ? 0.5 : 0;
             st = s;
@@ -551,10 +529,11 @@ static void test_dims3_equals_has_t(void)
 
 /* ---- instruction-set paths and prepared fields ---- */
 
-/* One field's grids (values and gradients, values alone), a 2D batch, a 3D
- * batch and single points, at the given place and scale. */
+/* One field's grids (values and gradients, values alone; and two rows
+ * longer than a row chunk, going on where the vector doesn't), a 2D batch,
+ * a 3D batch and single points, at the given place and scale. */
 typedef struct {
-    float gv[37 * 5], gg[2 * 37 * 5], go[37 * 5];
+    float gv[37 * 5], gg[2 * 37 * 5], go[37 * 5], wv[301 * 2], wg[2 * 301 * 2];
     double bv[64], bg[3 * 64], tv[64], tg[3 * 64], pv[4], pg[4][3];
 } path_out;
 
@@ -563,6 +542,7 @@ static void path_eval(const noise_spec *s, double x0, double y0, double step, pa
     memset(o, 0, sizeof *o);
     noise_eval_grid(s, x0, y0, step, 37, 5, o->gv, o->gg);
     noise_eval_grid(s, x0, y0, step, 37, 5, o->go, NULL);
+    noise_eval_grid(s, x0, y0, step * 0.25, 301, 2, o->wv, o->wg);
     double p2[2 * 64], p3[3 * 64];
     for (int i = 0; i < 64; i++) {
         /* scattered around the grid, crossing cells in every direction */
@@ -605,7 +585,7 @@ static void test_paths_agree(void)
                         for (int pl = 0; pl < 6; pl++) {
                             noise_spec s;
                             noise_spec_default(&s, tn_bases[b].kind, 77 + (uint32_t)pl);
-                            s.lattice = tn_bases[b].lattice;
+                            tn_apply(&s, b);
                             s.fractal = (noise_fractal)fr;
                             s.octaves = pl % 2 ? 6 : 1;
                             s.warp = w ? 0.8 : 0;
@@ -642,7 +622,7 @@ static void test_field_api(void)
         for (int m = 0; m < 4; m++) {
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, (uint32_t)(m * 1000003u));
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             s.octaves = 1 + 2 * m;
             s.warp = m % 2 ? 1.25 : 0;
             s.has_t = m == 2;

@@ -89,6 +89,62 @@ static const uint64_t golden[TN_N_BASES][N_MODES][2] = {
         { 0xb9a0eb252f5402c4ull, 0xd85afc4f00f1a37cull }, /* cellular warp3 */
         { 0xf62352e3d08f1634ull, 0x1da991c10a91f2a8ull }, /* cellular t2 */
     },
+    {
+        { 0xf89045665ca08392ull, 0xf8e4e172a50a3144ull }, /* classic fbm1 */
+        { 0xe9d27b931463b985ull, 0xec3ba144b9304bd3ull }, /* classic fbm5 */
+        { 0xc6732e8882d8efcfull, 0x4908d4481f880d6bull }, /* classic turbulence4 */
+        { 0x0407f32ee51b2b89ull, 0xfc9a569f89666f74ull }, /* classic ridged4 */
+        { 0xd40b6ff917860a6aull, 0x832479869d4eddc9ull }, /* classic warp3 */
+        { 0xb679f4353ca06a2cull, 0xbef30dee75e313b0ull }, /* classic t2 */
+    },
+    {
+        { 0x2125384a0974793dull, 0x2fd63db306758388ull }, /* classic/cubic fbm1 */
+        { 0x55a255b5035361fdull, 0xa9b2893844f272a7ull }, /* classic/cubic fbm5 */
+        { 0xdd62f986ac5cb20bull, 0xc9ac2d09eb3662bcull }, /* classic/cubic turbulence4 */
+        { 0x14f080d94fe2c4ffull, 0xd6390aaa585a0192ull }, /* classic/cubic ridged4 */
+        { 0x2ea576d4cea481e3ull, 0xd368b1614842ba6bull }, /* classic/cubic warp3 */
+        { 0x13a75fbd69a507d0ull, 0x7f5f2dc978458cf8ull }, /* classic/cubic t2 */
+    },
+    {
+        { 0xfd8237a667d3c324ull, 0x4f87b33f04792c22ull }, /* classic/quintic fbm1 */
+        { 0x0baf7322dd110956ull, 0x76935e596b07a059ull }, /* classic/quintic fbm5 */
+        { 0x429245337a37c09eull, 0x85a9ffd6b208890dull }, /* classic/quintic turbulence4 */
+        { 0x30d7021e88be9c36ull, 0xa55a03d299cda22aull }, /* classic/quintic ridged4 */
+        { 0xa28781fb6210df75ull, 0xb53824857971f51cull }, /* classic/quintic warp3 */
+        { 0x7d34b18f984b7794ull, 0xbfbf6e3fef6cc353ull }, /* classic/quintic t2 */
+    },
+    {
+        { 0x48baaa06de429d07ull, 0x88a750f2bbb47710ull }, /* perlin/angle fbm1 */
+        { 0x9faec5387d5689f9ull, 0x67de65565f036c1bull }, /* perlin/angle fbm5 */
+        { 0x97a5a10ea2347443ull, 0x1f6900610c497be2ull }, /* perlin/angle turbulence4 */
+        { 0x078a940b82cb574aull, 0xdda6db8cb9fae77full }, /* perlin/angle ridged4 */
+        { 0xa54793cf3519a978ull, 0x301027809d3447d6ull }, /* perlin/angle warp3 */
+        { 0x1c97b379c9f56797ull, 0xb3caec76dc7c7cdbull }, /* perlin/angle t2 */
+    },
+    {
+        { 0xd03ae830b56db910ull, 0xa5735f92d4803762ull }, /* simplex/angle fbm1 */
+        { 0x221b01e65651545full, 0x662c68567eb7c3d0ull }, /* simplex/angle fbm5 */
+        { 0xe7712fc9339b9e8bull, 0xc30aa97940ccf7fbull }, /* simplex/angle turbulence4 */
+        { 0xfa9b58fc277cdde9ull, 0x53b0f07a444f5558ull }, /* simplex/angle ridged4 */
+        { 0x2eced2170139da1bull, 0xf334ccb7d9bff840ull }, /* simplex/angle warp3 */
+        { 0xc8cfedb5c8f09ad8ull, 0x02169c65e7279f28ull }, /* simplex/angle t2 */
+    },
+    {
+        { 0x12244496980f98eaull, 0x3f33adabb043e822ull }, /* simplex/quartic fbm1 */
+        { 0xf9a1ffcbe194297bull, 0xeb30c85b34cdc343ull }, /* simplex/quartic fbm5 */
+        { 0x68f8d9cbc0ba4d8cull, 0x6f42eac074249d6aull }, /* simplex/quartic turbulence4 */
+        { 0xc676d4c6df53a32bull, 0x7d9b9d0c3834ad82ull }, /* simplex/quartic ridged4 */
+        { 0xbf6af294845f50e4ull, 0xfeaa06c77e56a218ull }, /* simplex/quartic warp3 */
+        { 0x02098a160c3dbfc2ull, 0x3e07d0a311de8006ull }, /* simplex/quartic t2 */
+    },
+    {
+        { 0x1e898502f8689f04ull, 0x4011f3769f1132d8ull }, /* simplex/angle/quartic fbm1 */
+        { 0xcfe20fa143b73410ull, 0xc7e58ec457bde752ull }, /* simplex/angle/quartic fbm5 */
+        { 0x9e0bf901412e41f6ull, 0x5686b86b93e54898ull }, /* simplex/angle/quartic turbulence4 */
+        { 0x77c138acf5d41e7cull, 0x5f9385eafa00afafull }, /* simplex/angle/quartic ridged4 */
+        { 0xb7754edb0e3ad85dull, 0x48acc95348817c3dull }, /* simplex/angle/quartic warp3 */
+        { 0x5a55727e31d371e5ull, 0xf57c3bcca1179c48ull }, /* simplex/angle/quartic t2 */
+    },
 };
 
 static void test_goldens(void)
@@ -100,7 +156,7 @@ static void test_goldens(void)
         for (int m = 0; m < N_MODES; m++) {
             noise_spec s;
             noise_spec_default(&s, tn_bases[b].kind, 2024 + (uint32_t)m);
-            s.lattice = tn_bases[b].lattice;
+            tn_apply(&s, b);
             s.fractal = modes[m].fractal;
             s.octaves = modes[m].octaves;
             s.warp = modes[m].warp;

@@ -123,7 +123,8 @@ static const parse_case cases[] = {
     { NOISE_PERLIN, "period=", NOISE_ESYNTAX, "period must be a number in (0, 1e9], got an empty value" },
     { NOISE_PERLIN, "period=4&period=4", NOISE_EDUP, "parameter 'period' given twice" },
     { NOISE_SIMPLEX, "period=4", NOISE_EUNKNOWN,
-      "parameter 'period' applies only to value, perlin, improved and cellular, not to simplex: simplex noise's triangular "
+      "parameter 'period' applies only to value, perlin, improved, cellular and classic, not to simplex: simplex noise's "
+      "triangular "
       "lattice has no square period ((P, 0) and (0, P) are never both lattice vectors, as sqrt 3 is irrational)" },
     { NOISE_VALUE, "period=4&lattice=triangle", NOISE_ERANGE, "period needs lattice=square: the triangle lattice has no square period" },
     { NOISE_PERLIN, "lattice=triangle&period=4", NOISE_ERANGE, "period needs lattice=square" },
@@ -139,6 +140,36 @@ static const parse_case cases[] = {
     { NOISE_VALUE, "period=1e6&octaves=16", NOISE_ERANGE, "period x frequency x lacunarity^11 (octave 11's period in lattice cells) must be at most 1073741824" },
     { NOISE_CELLULAR, "period=4&distance=manhattan", 0, "&distance=manhattan&return=f1&jitter=1&period=4" },
     { NOISE_CELLULAR, "t=1&period=4", 0, "&jitter=1&period=4&t=1" },
+    { NOISE_CLASSIC, "period=8&fade=cubic", 0, "&warp=0&period=8&fade=cubic" },
+    { NOISE_PERLIN, "gradients=angle&period=8", 0, "&lattice=square&period=8&gradients=angle" },
+    /* classic: its fade always shown; no t (2D); fade on no other kind */
+    { NOISE_CLASSIC, "", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&fade=linear" },
+    { NOISE_CLASSIC, "fade=quintic&octaves=3", 0,
+      "frequency=1&octaves=3&lacunarity=2&gain=0.5&fractal=fbm&warp=0&fade=quintic" },
+    { NOISE_CLASSIC, "fade=cubic&fade=cubic", NOISE_EDUP, "parameter 'fade' given twice" },
+    { NOISE_CLASSIC, "fade=smooth", NOISE_ESYNTAX, "fade must be one of linear, cubic, quintic, got 'smooth'" },
+    { NOISE_CLASSIC, "t=1", NOISE_EUNKNOWN,
+      "parameter 't' applies only to value, perlin, simplex, improved and cellular, not to classic (a 2D field: it "
+      "has no third coordinate); got '1'" },
+    { NOISE_CLASSIC, "lattice=square", NOISE_EUNKNOWN, "'lattice' applies only to value and perlin, not to classic" },
+    { NOISE_PERLIN, "fade=cubic", NOISE_EUNKNOWN, "parameter 'fade' applies only to classic, not to perlin" },
+    { NOISE_IMPROVED, "fade=linear", NOISE_EUNKNOWN, "'fade' applies only to classic, not to improved" },
+    /* the GLSL variants: shown only when not the default; 2D; only where they apply */
+    { NOISE_PERLIN, "gradients=table", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square" },
+    { NOISE_PERLIN, "gradients=angle", 0,
+      "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&lattice=square&gradients=angle" },
+    { NOISE_SIMPLEX, "falloff=classic&gradients=table", 0, "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0" },
+    { NOISE_SIMPLEX, "falloff=quartic&gradients=angle", 0,
+      "frequency=1&octaves=1&lacunarity=2&gain=0.5&fractal=fbm&warp=0&gradients=angle&falloff=quartic" },
+    { NOISE_SIMPLEX, "gradients=angle&t=1", NOISE_EUNKNOWN,
+      "parameter 't' does not apply to simplex with gradients=angle: the GLSL article's function is 2D" },
+    { NOISE_SIMPLEX, "t=2&falloff=quartic", NOISE_EUNKNOWN, "does not apply to simplex with falloff=quartic" },
+    { NOISE_PERLIN, "t=0&gradients=angle", NOISE_EUNKNOWN, "does not apply to perlin with gradients=angle" },
+    { NOISE_PERLIN, "falloff=quartic", NOISE_EUNKNOWN, "parameter 'falloff' applies only to simplex, not to perlin" },
+    { NOISE_VALUE, "gradients=angle", NOISE_EUNKNOWN, "parameter 'gradients' applies only to perlin and simplex" },
+    { NOISE_CLASSIC, "gradients=angle", NOISE_EUNKNOWN, "not to classic" },
+    { NOISE_SIMPLEX, "gradients=hashed", NOISE_ESYNTAX, "gradients must be one of table, angle, got 'hashed'" },
+    { NOISE_SIMPLEX, "falloff=cubic", NOISE_ESYNTAX, "falloff must be one of classic, quartic, got 'cubic'" },
 };
 
 /* Splits "a=1&b=2" into names and values (in place, at most 16 pairs). */
@@ -274,10 +305,10 @@ static void test_kinds_and_params(void)
     CHECK(noise_kind_name(NOISE_KIND_COUNT) == NULL);
     size_t n = 0;
     const noise_param *p = noise_params(&n);
-    CHECK(n == 12);
-    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice",
-                            "distance", "return", "jitter", "period", "t" };
-    for (size_t i = 0; i < n && i < 12; i++)
+    CHECK(n == 15);
+    const char *order[] = { "frequency", "octaves", "lacunarity", "gain", "fractal", "warp", "lattice", "distance",
+                            "return", "jitter", "period", "fade", "gradients", "falloff", "t" };
+    for (size_t i = 0; i < n && i < 15; i++)
         CHECKF(strcmp(p[i].name, order[i]) == 0, "param %zu is %s", i, p[i].name);
     /* the defaults in the table are the ones noise_spec_default uses */
     noise_spec d;
@@ -289,7 +320,7 @@ static void test_kinds_and_params(void)
     CHECK(p[4].type == NOISE_PARAM_ENUM && strcmp(p[4].default_choice, "fbm") == 0 &&
           strcmp(p[4].choices[2], "ridged") == 0 && p[4].choices[3] == NULL);
     CHECK(p[10].optional == 1 && p[10].min == 0 && p[10].min_exclusive && p[10].max == 1e9);
-    CHECK(p[11].optional == 1);
+    CHECK(p[14].optional == 1 && strcmp(p[14].name, "t") == 0);
     /* cellular's rows: defaults as noise_spec_default, cellular only */
     noise_spec_default(&d, NOISE_CELLULAR, 0);
     CHECK(strcmp(p[7].default_choice, "euclidean") == 0 && d.distance == NOISE_EUCLIDEAN);
@@ -300,6 +331,19 @@ static void test_kinds_and_params(void)
             CHECK(noise_param_applies(&p[i], (noise_kind)kd) == (kd == NOISE_CELLULAR));
     CHECK(!noise_param_applies(&p[6], NOISE_CELLULAR));
     CHECK(noise_kind_from_name("cellular", &k) == 0 && k == NOISE_CELLULAR && NOISE_CELLULAR == 4);
+    CHECK(noise_kind_from_name("classic", &k) == 0 && k == NOISE_CLASSIC && NOISE_CLASSIC == 5);
+    CHECK(strcmp(p[11].default_choice, "linear") == 0 && p[11].kinds == NOISE_KIND_BIT(NOISE_CLASSIC));
+    /* classic is the one planar kind; perlin and simplex are planar with
+     * the GLSL variants, the other kinds ignore those fields */
+    for (int i = 0; i < NOISE_KIND_COUNT; i++) {
+        noise_spec_default(&d, (noise_kind)i, 0);
+        CHECK(noise_spec_planar(&d) == (i == NOISE_CLASSIC));
+        d.gradients = NOISE_GRADIENTS_ANGLE;
+        CHECK(noise_spec_planar(&d) == (i == NOISE_CLASSIC || i == NOISE_PERLIN || i == NOISE_SIMPLEX));
+        d.gradients = NOISE_GRADIENTS_TABLE;
+        d.falloff = NOISE_FALLOFF_QUARTIC;
+        CHECK(noise_spec_planar(&d) == (i == NOISE_CLASSIC || i == NOISE_SIMPLEX));
+    }
     for (int e = -6; e <= 0; e++)
         CHECK(noise_strerror(e) != NULL && noise_strerror(e)[0] != '\0');
     /* errors with no message buffer, and a truncated one */

@@ -36,23 +36,78 @@ static inline uint64_t tn_fnv1a(const void *data, size_t n)
     return h;
 }
 
-/* Every (kind, lattice) pair the core accepts. */
+/* ---- an independent transcription of docs/field.md's hash (SmallXXHash
+ * of a lattice point, 64-bit indices) ---- */
+
+static inline uint32_t ref_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
+
+static inline uint32_t ref_eat(uint32_t acc, uint32_t d) { return ref_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
+
+static inline uint32_t ref_eat64(uint32_t acc, int64_t i)
+{
+    acc = ref_eat(acc, (uint32_t)(uint64_t)i);
+    if (i < INT32_MIN || i > INT32_MAX)
+        acc = ref_eat(acc, (uint32_t)((uint64_t)i >> 32));
+    return acc;
+}
+
+static inline uint32_t ref_avalanche(uint32_t a)
+{
+    a ^= a >> 15;
+    a *= 0x85EBCA77u;
+    a ^= a >> 13;
+    a *= 0xC2B2AE3Du;
+    a ^= a >> 16;
+    return a;
+}
+
+static inline uint32_t ref_hash2(uint32_t seed, int64_t i, int64_t j)
+{
+    return ref_avalanche(ref_eat64(ref_eat64(seed + 0x165667B1u, i), j));
+}
+
+/* Every base field the core has: kind, lattice and variant. */
 typedef struct {
     noise_kind kind;
     noise_lattice lattice;
     const char *name;
+    noise_fade fade; /* classic */
+    int creased;     /* 1: one octave of fbm already has creases on cell borders: kinks (classic's
+                        linear fade) or a jump of the second derivative (its cubic fade), which a
+                        difference quotient across the border sees */
+    noise_gradients gradients; /* perlin, simplex */
+    noise_falloff falloff;     /* simplex */
 } tn_base;
 
 static const tn_base tn_bases[] = {
-    { NOISE_VALUE, NOISE_SQUARE, "value" },     { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle" },
-    { NOISE_PERLIN, NOISE_SQUARE, "perlin" },   { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle" },
-    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex" }, { NOISE_IMPROVED, NOISE_SQUARE, "improved" },
-    { NOISE_CELLULAR, NOISE_SQUARE, "cellular" },
+    { NOISE_VALUE, NOISE_SQUARE, "value", 0, 0, 0, 0 },
+    { NOISE_VALUE, NOISE_TRIANGLE, "value/triangle", 0, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin", 0, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_TRIANGLE, "perlin/triangle", 0, 0, 0, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex", 0, 0, 0, 0 },
+    { NOISE_IMPROVED, NOISE_SQUARE, "improved", 0, 0, 0, 0 },
+    { NOISE_CELLULAR, NOISE_SQUARE, "cellular", 0, 0, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic", NOISE_FADE_LINEAR, 1, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/cubic", NOISE_FADE_CUBIC, 1, 0, 0 },
+    { NOISE_CLASSIC, NOISE_SQUARE, "classic/quintic", NOISE_FADE_QUINTIC, 0, 0, 0 },
+    { NOISE_PERLIN, NOISE_SQUARE, "perlin/angle", 0, 0, NOISE_GRADIENTS_ANGLE, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/angle", 0, 0, NOISE_GRADIENTS_ANGLE, 0 },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/quartic", 0, 0, 0, NOISE_FALLOFF_QUARTIC },
+    { NOISE_SIMPLEX, NOISE_SQUARE, "simplex/angle/quartic", 0, 0, NOISE_GRADIENTS_ANGLE, NOISE_FALLOFF_QUARTIC },
 };
 /* Kinds with creases in one octave (cellular: where two feature points are
  * equally near): fewer claims of smoothness hold for them. */
 #define TN_CREASED(kind) ((kind) == NOISE_CELLULAR)
 #define TN_N_BASES ((int)(sizeof tn_bases / sizeof tn_bases[0]))
+
+/* Sets the lattice and variant of base b in a spec made by noise_spec_default. */
+static inline void tn_apply(noise_spec *s, int b)
+{
+    s->lattice = tn_bases[b].lattice;
+    s->fade = tn_bases[b].fade;
+    s->gradients = tn_bases[b].gradients;
+    s->falloff = tn_bases[b].falloff;
+}
 
 static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
 

@@ -147,7 +147,7 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   const r = await get(`${d.url}/api/kinds`);
   assert.equal(r.status, 200);
   const j = r.json;
-  assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
+  assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular', 'classic']);
   const byName = Object.fromEntries(j.parameters.map((p) => [p.name, p]));
   for (const n of ['frequency', 'octaves', 'lacunarity', 'gain', 'fractal', 'warp', 't', 'lattice'])
     assert.ok(byName[n], `parameter ${n}`);
@@ -168,7 +168,7 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   // Every advertised default is accepted, and the range edges are enforced.
   for (const p of j.parameters) {
     if (p.default === undefined || p.name === 'lattice') continue;
-    // a kind the parameter applies to (cellular's own parameters: cellular)
+    // a kind the parameter applies to (cellular's own parameters: cellular; classic's fade: classic)
     const kind = p.kinds.includes('perlin') ? 'perlin' : p.kinds[0];
     const ok = await get(`${d.url}/${kind}/1/point?x=0.5&y=0.5&${p.name}=${p.default}`);
     assert.equal(ok.status, 200, `${p.name}=${p.default}: ${ok.text}`);
@@ -226,5 +226,5 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
   assert.match(doc.components.responses.TooCostly.description, /^Request too costly: .*limit of 50000000 units/);
   assert.ok(!tileGet.responses['422']);
   // The kinds the document lists are the ones the daemon serves.
-  assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
+  assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved', 'cellular', 'classic']);
 });

@@ -149,7 +149,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
   assert.equal(p.type, 'number');
   assert.equal(p.optional, true);
   assert.equal(p.default, undefined);
-  assert.deepEqual(p.kinds, ['value', 'perlin', 'improved', 'cellular']);
+  assert.deepEqual(p.kinds, ['value', 'perlin', 'improved', 'cellular', 'classic']);
   assert.equal(p.exclusiveMinimum, true);
   assert.match(p.description, /repeats/);
   const openapi = (await ok(`${d.url}/openapi.json`)).json;
@@ -158,7 +158,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
   assert.ok(q, 'period in the tile operation');
   assert.equal(q.required, false);
   assert.equal(q.schema.exclusiveMinimum, 0);
-  assert.match(q.description, /\(value, perlin, improved and cellular only\)$/);
+  assert.match(q.description, /\(value, perlin, improved, cellular and classic only\)$/);
   const tj = (await ok(`${d.url}/perlin/7/tile.json?period=16.0&octaves=3`)).json;
   assert.match(tj.tiles[0], /[?&]period=16(&|$)/);
   assert.match(tj.tiles[0], /lattice=square&period=16/);
@@ -166,7 +166,7 @@ test('/api/kinds, OpenAPI and TileJSON know period', async () => {
 
 test('a bad period is a 400 that says why, on every endpoint', async () => {
   const cases = [
-    ['simplex', 'period=16', "parameter 'period' applies only to value, perlin, improved and cellular, not to simplex: simplex noise's triangular lattice has no square period"],
+    ['simplex', 'period=16', "parameter 'period' applies only to value, perlin, improved, cellular and classic, not to simplex: simplex noise's triangular lattice has no square period"],
     ['perlin', 'lattice=triangle&period=16', 'period needs lattice=square: the triangle lattice has no square period'],
     ['value', 'period=16&lattice=triangle', 'period needs lattice=square'],
     ['perlin', 'period=0', "period must be a number in (0, 1e9], got '0'"],

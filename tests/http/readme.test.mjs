@@ -328,7 +328,7 @@ for (const ex of examples) {
       for (const [k, v] of url.searchParams) assert.match(j.tiles[0], new RegExp(`[?&]${k}=`), `template drops ${k}=${v}`);
     } else if (p === '/api/kinds') {
       const j = json();
-      assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular']);
+      assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular', 'classic']);
       assert.ok(Array.isArray(j.parameters) && j.parameters.length > 0);
     } else if (p === '/healthz') {
       if (body) assert.ok(body.length > 0);
