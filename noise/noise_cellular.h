@@ -314,15 +314,18 @@ NK_INLINE void nc_column(const ne_cell *C, uint32_t s, uint32_t per, int d3, uin
                          double fy, double fz, nc_col *col)
 {
     int nz = d3 ? 3 : 1;
+    /* nc_hash2 / nc_hash3 (a and b wrapped, c not), the column's index
+     * eaten once */
+    uint32_t sa = nl_eat64(s, nl_wrap(a, per));
     for (int ez = 0; ez < nz; ez++)
         for (int ey = -1; ey <= 1; ey++) {
             nc_cc *c = &col->c[ez * 3 + ey + 1];
-            uint32_t h, h2 = 0;
+            uint32_t h, h2 = 0, sb = nl_eat64(sa, nl_wrap(j + (uint64_t)(int64_t)ey, per));
             if (d3) {
-                h = nc_hash3(s, per, a, j + (uint64_t)(int64_t)ey, kk + (uint64_t)(int64_t)(ez - 1));
+                h = nl_avalanche(nl_eat64(sb, kk + (uint64_t)(int64_t)(ez - 1)));
                 h2 = nc_hash_b(h);
             } else {
-                h = nc_hash2(s, per, a, j + (uint64_t)(int64_t)ey);
+                h = nl_avalanche(sb);
             }
             c->h = h;
             c->ox = nc_offset(h & 0xffff, C->jitter);

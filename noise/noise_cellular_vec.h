@@ -24,41 +24,40 @@
 #include <string.h>
 
 #define NC_SPAN 5
-#define NC_WIN (NC_SPAN + 3)
+#define NC_WIN 8 /* >= NC_SPAN + 3, a power of two */
 
-/* Consecutive columns from `base`, as nc_column computes them. */
+/* The columns lo .. hi - 1 of a row (hi - lo <= NC_WIN), column a in slot
+ * a % NC_WIN, as nc_column computes them. */
 typedef struct {
-    uint64_t base;
-    int count;
+    uint64_t lo, hi;
     nc_col col[NC_WIN];
     double cv[NC_WIN][9]; /* return=cell: each cell's value */
 } nv_cols;
 
-/* Makes columns lo .. lo + w - 1 (w <= NC_WIN) present, from index 0. */
+NV_FN const nc_col *nv_col(const nv_cols *cc, uint64_t a) { return &cc->col[a & (NC_WIN - 1)]; }
+NV_FN const double *nv_col_cv(const nv_cols *cc, uint64_t a) { return cc->cv[a & (NC_WIN - 1)]; }
+
+/* Makes columns lo .. lo + w - 1 (w <= NC_WIN) present. */
 NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, uint32_t per, int d3, uint64_t lo, int w,
                         uint64_t j, uint64_t kk, double fy, double fz)
 {
-    int keep = 0;
-    if (cc->count > 0 && lo - cc->base < (uint64_t)cc->count) {
-        /* lo is inside: move the overlap down */
-        int shift = (int)(lo - cc->base);
-        keep = cc->count - shift;
-        if (shift > 0) {
-            memmove(&cc->col[0], &cc->col[shift], sizeof(nc_col) * (size_t)keep);
-            memmove(&cc->cv[0], &cc->cv[shift], sizeof cc->cv[0] * (size_t)keep);
-        }
-        if (keep > w)
-            keep = w;
+    uint64_t hi = lo + (uint64_t)w, from = lo;
+    if (lo - cc->lo <= cc->hi - cc->lo) {
+        /* lo in [cc->lo, cc->hi]: keep what is there */
+        if (hi - cc->lo <= cc->hi - cc->lo)
+            return;
+        from = cc->hi;
     }
     int nz = d3 ? 9 : 3;
-    for (int c = keep; c < w; c++) {
-        nc_column(C, s, per, d3, lo + (uint64_t)c, j, kk, fy, fz, &cc->col[c]);
+    for (uint64_t a = from; a != hi; a++) {
+        nc_col *col = &cc->col[a & (NC_WIN - 1)];
+        nc_column(C, s, per, d3, a, j, kk, fy, fz, col);
         if (C->ret == NOISE_CELL)
             for (int r = 0; r < nz; r++)
-                cc->cv[c][r] = nc_cell_value(nc_hash_b(cc->col[c].c[r].h));
+                cc->cv[a & (NC_WIN - 1)][r] = nc_cell_value(nc_hash_b(col->c[r].h));
     }
-    cc->base = lo;
-    cc->count = w > keep ? w : keep;
+    cc->lo = lo;
+    cc->hi = hi;
 }
 
 /* nc_grad_f on lanes, for offsets d (dims 2 or 3) */
@@ -92,8 +91,76 @@ NV_FN void nv_cell_grad_f(int distance, int dims, const vd *d, vd F, vd *out)
         out[a] = vd_blend(pick[a], vd_blend(vd_lt(d[a], zero), one, mone), zero);
 }
 
+/* The candidates of one vector, in key order, into the winners: values
+ * only (min and max, as the first-of-equals insertion gives them), or with
+ * the offsets (want_grad) or cell values (return=cell) of the winners. */
+typedef struct {
+    vd D1, D2, d1[3], d2[3], cv1;
+} nv_win;
+
+NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz,
+                   double dy, double dz, double cv)
+{
+    /* dxs: the x offset or its negation (for the distance); dx: the offset
+     * (for the gradient) */
+    vd tx = dist == NOISE_EUCLIDEAN ? vd_mul(dxs, dxs) : vd_abs(dxs);
+    vd D = dist == NOISE_CHEBYSHEV ? vd_max(tx, yz) : vd_add(tx, yz);
+    if (!want_grad && ret != NOISE_CELL) {
+        if (need2)
+            w->D2 = vd_min(w->D2, vd_max(w->D1, D));
+        w->D1 = vd_min(D, w->D1);
+        return;
+    }
+    vm m1 = vd_lt(D, w->D1);
+    if (need2) {
+        vm m2 = vd_lt(D, w->D2);
+        w->D2 = vd_blend(m1, w->D1, vd_blend(m2, D, w->D2));
+        if (want_grad) {
+            w->d2[0] = vd_blend(m1, w->d1[0], vd_blend(m2, dx, w->d2[0]));
+            w->d2[1] = vd_blend(m1, w->d1[1], vd_blend(m2, vd_set1(dy), w->d2[1]));
+            if (d3)
+                w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, vd_set1(dz), w->d2[2]));
+        }
+    }
+    w->D1 = vd_blend(m1, D, w->D1);
+    if (ret == NOISE_CELL) {
+        w->cv1 = vd_blend(m1, vd_set1(cv), w->cv1);
+    } else if (want_grad) {
+        w->d1[0] = vd_blend(m1, dx, w->d1[0]);
+        w->d1[1] = vd_blend(m1, vd_set1(dy), w->d1[1]);
+        if (d3)
+            w->d1[2] = vd_blend(m1, vd_set1(dz), w->d1[2]);
+    }
+}
+
+/* The prepared cell's candidates (nq of them) against the lanes' x
+ * fractions; dist and ret are literals at each call of the dispatch
+ * below, so each combination gets its own loop. */
+NV_FN void nv_cands(int dist, int ret, int want_grad, int d3, nv_win *w, vd fx, int nq, const vd *pcx,
+                    const vd *pyz, const double *pdy, const double *pdz, const double *pcv)
+{
+    int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    /* fx - (e + o) is -((e + o) - fx) but for the sign of a zero, which
+     * the distance terms do not see; the gradient takes (e + o) - fx */
+#pragma GCC unroll 9
+    for (int q = 0; q < nq; q++) {
+        vd dxs = vd_sub(fx, pcx[q]);
+        nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(pcx[q], fx) : dxs, pyz[q], pdy[q], pdz[q],
+                pcv[q]);
+    }
+}
+
+#define NV_CANDS_CASE(D, R)                                                                   \
+    case (D) * NOISE_RETURN_COUNT + (R):                                                      \
+        nv_cands(D, R, want_grad, d3, &w, fx, 3 * nzy, pcx, pyz, pdy, pdz, pcv);              \
+        break;
+#define NV_CANDS_DIST(D) \
+    NV_CANDS_CASE(D, NOISE_F1) NV_CANDS_CASE(D, NOISE_F2) NV_CANDS_CASE(D, NOISE_F2_F1) NV_CANDS_CASE(D, NOISE_CELL)
+
 /* One row of cellular noise, as nc_row (to_float 0: doubles, 1: a finished
- * one-octave fbm row in floats). */
+ * one-octave fbm row in floats). A vector whose lanes share one cell (most,
+ * at several samples per cell) takes the 3 x 3 (x 3) cells prepared once
+ * per cell, e + o already added; the others the window of columns. */
 NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                        double x0, double step, double y, double t, double *v, ne_grad g, float *fv, float *fg)
 {
@@ -114,72 +181,75 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     vd gp2 = vd_set1(2.0 + C->lo), gn2 = vd_set1(-2.0 + C->hi), vmyz = vd_set1(myz);
     vd big = vd_set1(4503599627370496.0), inf = vd_set1(INFINITY);
     nv_cols cc;
-    cc.count = 0;
-    cc.base = 0;
+    cc.lo = cc.hi = 0;
+    /* the prepared cell: its 3 x 3 (x 3) candidates in key order */
+    double pcell = NAN, pdy[27] = { 0 }, pdz[27] = { 0 }, pcv[27] = { 0 };
+    vd pcx[27], pyz[27];
+    vd vpcell = vd_set1(NAN);
     for (int i = 0; i < n; i += NV_W) {
         int m = n - i < NV_W ? n - i : NV_W;
         vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
         vd fl = vd_floor(x);
-        double FL[NV_W];
-        vd_storeu(FL, fl);
-        double span = FL[m - 1] - FL[0];
-        vd rel = vd_sub(fl, vd_set1(FL[0])); /* each lane's cell - the first lane's */
-        int fast = vm_all(vd_lt(vd_abs(x), big)) && span >= 0 && span <= NC_SPAN &&
-                   vm_all(vm_and(vd_ge(rel, zero), vd_le(rel, vd_set1(span))));
-        double V[NV_W], G[3][NV_W];
         vm ok = vd_eq(zero, one); /* no lane */
         vd val = zero, gv[3] = { zero, zero, zero };
-        if (fast) {
-            uint64_t i0 = (uint64_t)(int64_t)FL[0]; /* lane 0's cell, as nl_floor gives it below 2^52 */
-            int w = (int)span + 3;
-            nv_cols_need(&cc, C, s, per, d3, i0 - 1, w, j, kk, fyz[1], fyz[2]);
+        /* every lane in the prepared cell (then below 2^52 too), or the
+         * lanes' range of cells */
+        int in_p = vm_all(vd_eq(fl, vpcell));
+        double fl0 = in_p ? pcell : vd_hmin(fl), span = in_p ? 0.0 : vd_hmax(fl) - fl0;
+        if (in_p || (vm_all(vd_lt(vd_abs(x), big)) && span <= NC_SPAN)) {
+            /* every lane's cell is in fl0 .. fl0 + span, below 2^52 */
+            uint64_t i0 = (uint64_t)(int64_t)fl0; /* as nl_floor gives it */
             vd fx = vd_add(vd_sub(x, fl), vd_zero());
-            vd cl = vd_add(rel, one); /* the lane's cell's column in the window */
-            vd D1 = inf, D2 = inf, d1[3] = { zero, zero, zero }, d2[3] = { zero, zero, zero }, cv1 = zero;
-            vd ex[NC_WIN]; /* each column's offset from each lane's cell */
-            for (int c = 0; c < w; c++)
-                ex[c] = vd_sub(vd_set1((double)c), cl);
-            for (int r = 0; r < nzy; r++)
-                for (int c = 0; c < w; c++) {
-                    const nc_cc *q = &cc.col[c].c[r];
-                    vd dx = vd_sub(vd_add(ex[c], vd_set1(q->ox)), fx);
-                    vd tx = dist == NOISE_EUCLIDEAN ? vd_mul(dx, dx) : vd_abs(dx);
-                    vd D = dist == NOISE_CHEBYSHEV ? vd_max(tx, vd_set1(q->yz)) : vd_add(tx, vd_set1(q->yz));
-                    if (!want_grad && ret != NOISE_CELL) {
-                        if (need2)
-                            D2 = vd_min(D2, vd_max(D1, D));
-                        D1 = vd_min(D, D1);
-                        continue;
-                    }
-                    vm m1 = vd_lt(D, D1);
-                    if (need2) {
-                        vm m2 = vd_lt(D, D2);
-                        D2 = vd_blend(m1, D1, vd_blend(m2, D, D2));
-                        if (want_grad) {
-                            d2[0] = vd_blend(m1, d1[0], vd_blend(m2, dx, d2[0]));
-                            d2[1] = vd_blend(m1, d1[1], vd_blend(m2, vd_set1(q->dy), d2[1]));
-                            if (d3)
-                                d2[2] = vd_blend(m1, d1[2], vd_blend(m2, vd_set1(q->dz), d2[2]));
+            nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+            if (span == 0) {
+                if (fl0 != pcell) {
+                    nv_cols_need(&cc, C, s, per, d3, i0 - 1, 3, j, kk, fyz[1], fyz[2]);
+                    for (int c = 0; c < 3; c++) {
+                        const nc_col *col = nv_col(&cc, i0 - 1 + (uint64_t)c);
+                        for (int r = 0; r < nzy; r++) {
+                            int q = r * 3 + c;
+                            pcx[q] = vd_set1((double)(c - 1) + col->c[r].ox);
+                            pyz[q] = vd_set1(col->c[r].yz);
+                            if (want_grad) {
+                                pdy[q] = col->c[r].dy;
+                                pdz[q] = col->c[r].dz;
+                            }
+                            if (ret == NOISE_CELL)
+                                pcv[q] = nv_col_cv(&cc, i0 - 1 + (uint64_t)c)[r];
                         }
                     }
-                    D1 = vd_blend(m1, D, D1);
-                    if (ret == NOISE_CELL) {
-                        cv1 = vd_blend(m1, vd_set1(cc.cv[c][r]), cv1);
-                    } else if (want_grad) {
-                        d1[0] = vd_blend(m1, dx, d1[0]);
-                        d1[1] = vd_blend(m1, vd_set1(q->dy), d1[1]);
-                        if (d3)
-                            d1[2] = vd_blend(m1, vd_set1(q->dz), d1[2]);
-                    }
+                    pcell = fl0;
+                    vpcell = vd_set1(pcell);
                 }
+                switch (dist * NOISE_RETURN_COUNT + ret) {
+                    NV_CANDS_DIST(NOISE_EUCLIDEAN)
+                    NV_CANDS_DIST(NOISE_MANHATTAN)
+                    NV_CANDS_DIST(NOISE_CHEBYSHEV)
+                default: break;
+                }
+            } else {
+                int wc = (int)span + 3;
+                nv_cols_need(&cc, C, s, per, d3, i0 - 1, wc, j, kk, fyz[1], fyz[2]);
+                vd cl = vd_add(vd_sub(fl, vd_set1(fl0)), one); /* the lane's cell's column in the window */
+                vd ex[NC_WIN];
+                for (int c = 0; c < wc; c++)
+                    ex[c] = vd_sub(vd_set1((double)c), cl);
+                for (int r = 0; r < nzy; r++)
+                    for (int c = 0; c < wc; c++) {
+                        const nc_cc *q = &nv_col(&cc, i0 - 1 + (uint64_t)c)->c[r];
+                        vd dx = vd_sub(vd_add(ex[c], vd_set1(q->ox)), fx);
+                        nv_cand(dist, need2, want_grad, ret, d3, &w, dx, dx, vd_set1(q->yz), q->dy, q->dz,
+                                nv_col_cv(&cc, i0 - 1 + (uint64_t)c)[r]);
+                    }
+            }
             /* the ring-2 bound of each lane against what it needs */
             vd mb = vd_min(vd_min(vd_sub(gp2, fx), vd_sub(fx, gn2)), vmyz);
             vd mD = dist == NOISE_EUCLIDEAN ? vd_mul(mb, mb) : mb;
-            ok = vd_gt(mD, need2 ? D2 : D1);
+            ok = vd_gt(mD, need2 ? w.D2 : w.D1);
             /* nc_finish on lanes */
-            vd F1 = dist == NOISE_EUCLIDEAN ? vd_sqrt(D1) : D1, F2 = zero;
+            vd F1 = dist == NOISE_EUCLIDEAN && ret != NOISE_F2 && ret != NOISE_CELL ? vd_sqrt(w.D1) : w.D1, F2 = zero;
             if (need2)
-                F2 = dist == NOISE_EUCLIDEAN ? vd_sqrt(D2) : D2;
+                F2 = dist == NOISE_EUCLIDEAN ? vd_sqrt(w.D2) : w.D2;
             if (ret == NOISE_F1)
                 val = vd_sub(vd_mul(F1, vscale), one);
             else if (ret == NOISE_F2)
@@ -187,26 +257,26 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             else if (ret == NOISE_F2_F1)
                 val = vd_sub(vd_mul(vd_sub(F2, F1), vscale), one);
             else
-                val = cv1;
+                val = w.cv1;
             if (want_grad && ret != NOISE_CELL) {
                 vd g1[3] = { zero, zero, zero }, g2[3] = { zero, zero, zero };
                 if (ret != NOISE_F2)
-                    nv_cell_grad_f(dist, dims, d1, F1, g1);
+                    nv_cell_grad_f(dist, dims, w.d1, F1, g1);
                 if (need2)
-                    nv_cell_grad_f(dist, dims, d2, F2, g2);
+                    nv_cell_grad_f(dist, dims, w.d2, F2, g2);
                 for (int a = 0; a < dims; a++)
                     gv[a] = ret == NOISE_F1 ? vd_mul(g1[a], vscale)
                           : ret == NOISE_F2 ? vd_mul(g2[a], vscale) : vd_mul(vd_sub(g2[a], g1[a]), vscale);
             }
         }
-        vd_storeu(V, val);
-        for (int a = 0; a < dims; a++)
-            vd_storeu(G[a], gv[a]);
         if (!vm_all(ok)) {
-            /* lanes the window does not settle: the exact search */
-            double X[NV_W], OK[NV_W];
+            /* lanes the candidates do not settle: the exact search */
+            double X[NV_W], OK[NV_W], V[NV_W], G[3][NV_W];
             vd_storeu(X, x);
             vd_storeu(OK, vd_blend(ok, one, zero));
+            vd_storeu(V, val);
+            for (int a = 0; a < dims; a++)
+                vd_storeu(G[a], gv[a]);
             for (int l = 0; l < m; l++)
                 if (OK[l] == 0.0) {
                     double gd[3] = { 0, 0, 0 };
@@ -214,19 +284,26 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                     for (int a = 0; a < dims; a++)
                         G[a][l] = gd[a];
                 }
-        }
-        for (int l = 0; l < m; l++) {
-            if (!to_float) {
-                v[i + l] = V[l];
-                if (want_grad)
-                    for (int a = 0; a < dims; a++)
-                        g[a][i + l] = G[a][l];
-            }
+            val = vd_loadu(V);
+            for (int a = 0; a < dims; a++)
+                gv[a] = vd_loadu(G[a]);
         }
         if (to_float) {
-            vd vv = vd_loadu(V);
-            vv = vd_blend(vd_lt(vv, vd_set1(-1.0)), vd_set1(-1.0), vd_blend(vd_gt(vv, one), one, vv));
-            nv_emit(want_grad, 1, L, 0, i, m, vv, vd_loadu(G[0]), vd_loadu(G[1]), NULL, NULL, fv, fg);
+            val = vd_blend(vd_lt(val, vd_set1(-1.0)), vd_set1(-1.0), vd_blend(vd_gt(val, one), one, val));
+            nv_emit(want_grad, 1, L, 0, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
+        } else if (!d3) {
+            nv_emit(want_grad, 0, L, k, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
+        } else {
+            double V[NV_W], G[3][NV_W];
+            vd_storeu(V, val);
+            for (int a = 0; a < 3; a++)
+                vd_storeu(G[a], gv[a]);
+            for (int l = 0; l < m; l++) {
+                v[i + l] = V[l];
+                if (want_grad)
+                    for (int a = 0; a < 3; a++)
+                        g[a][i + l] = G[a][l];
+            }
         }
     }
 }
