@@ -130,10 +130,11 @@ static double time_once(const bench_case *c, int n)
 
 static const char *const col_short[NCOL] = { "today", "scalar", "AVX2", "AVX-512" };
 
-/* column c runs: today if linked in, a path if the CPU has it */
+/* column c runs: 0 always (stb, libnoise; today's core where linked in),
+ * a path if the CPU has it */
 static int col_have(int c)
 {
-    return c == TODAY ? bench_today_available() : noise_simd_supported((noise_simd)(c - 1));
+    return c == TODAY ? 1 : noise_simd_supported((noise_simd)(c - 1));
 }
 
 /* makes column c the one fill() and the batches run */
@@ -202,13 +203,16 @@ int main(void)
     int have[C];
     for (int c = 0; c < C; c++)
         have[c] = col_have(c);
+    const int today = bench_today_available();
     /* ns[i][c]: case i in column c (stb and libnoise: column 0 only) */
     static double ns[N][C], per[N][C][REPS];
     int reps_n[N][C];
+    /* stb and libnoise: column 0 only; today (where linked in): the kinds,
+     * without the variants and periods, that 117be87 had */
 #define RUNS(i, c)                                                                                              \
     (have[c] && ((int)cases[i].kind < 0 ? (c) == 0                                                            \
-                                        : ((c) != TODAY || (cases[i].kind < NOISE_CELLULAR && !cases[i].param && \
-                                                             cases[i].period == 0))))
+                                        : ((c) != TODAY || (today && cases[i].kind < NOISE_CELLULAR &&         \
+                                                             !cases[i].param && cases[i].period == 0))))
     for (int i = 0; i < N; i++)
         for (int c = 0; c < C; c++)
             if (RUNS(i, c)) {
@@ -230,7 +234,7 @@ int main(void)
     printf("256 x 256 tile fills, 16 samples per cell, median of %d runs, all cases interleaved; ns per sample "
            "and speed = stb's time / this time (above 1: faster than stb; 6-octave fills against stb's 6-octave "
            "fbm). \"today\": the core of commit 117be87%s. Default path on this CPU: %s\n\n",
-           REPS, have[TODAY] ? "" : " (not linked in: no such commit here)", noise_simd_name(best));
+           REPS, today ? "" : " (not linked in: no such commit here)", noise_simd_name(best));
     printf("| fill |");
     for (int c = 0; c < C; c++)
         if (have[c])
@@ -283,7 +287,7 @@ int main(void)
     for (int r = 0; r < REPS; r++)
         for (int i = 0; i < NB; i++)
             for (int c = 0; c < C; c++) {
-                if (!have[c])
+                if (!have[c] || (c == TODAY && !today))
                     continue;
                 col_set(c);
                 noise_spec s;
@@ -309,24 +313,26 @@ int main(void)
     for (int c = 0; c < C; c++)
         if (have[c])
             printf(" %s |", col_short[c]);
-    if (have[TODAY])
+    if (today)
         printf(" %s vs today |", col_short[bc]);
     printf("\n|---|");
     for (int c = 0; c < C; c++)
         if (have[c])
             printf("---:|");
-    if (have[TODAY])
+    if (today)
         printf("---:|");
     printf("\n");
     double worst_batch = 1e300;
     for (int i = 0; i < NB; i++) {
         printf("| %s |", bcases[i].name);
         for (int c = 0; c < C; c++)
-            if (have[c]) {
+            if (have[c] && (c != TODAY || today)) {
                 bmed[i][c] = median(bns[i][c], REPS);
                 printf(" %.2f |", bmed[i][c]);
+            } else if (have[c]) {
+                printf(" n/a |");
             }
-        if (have[TODAY]) {
+        if (today) {
             double x = bmed[i][TODAY] / bmed[i][bc];
             printf(" %.2fx |", x);
             worst_batch = x < worst_batch ? x : worst_batch;
@@ -390,7 +396,7 @@ int main(void)
            stb / simplex1 >= 5 ? "met" : "NOT met");
     printf("  gradients <= 1.5x the value-only fill, every kind: worst %.2fx (%s) %s\n", worst_grads, worst_name,
            worst_grads <= 1.5 ? "met" : "NOT met");
-    if (have[TODAY])
+    if (today)
         printf("  10,000-point batches >= 4x faster per point than today: worst %.2fx %s\n", worst_batch,
                worst_batch >= 4 ? "met" : "NOT met");
     else
