@@ -137,15 +137,15 @@ NV_FN void vd_store_f(float *p, vd v)
     _mm_storeu_ps(p, _mm256_cvtpd_ps(v.l));
     _mm_storeu_ps(p + 4, _mm256_cvtpd_ps(v.h));
 }
+/* per half: a0-a3 b0-b3 in one register, put in order by one permute,
+ * one 32-byte store */
 NV_FN void vd_store_f2(float *p, vd a, vd b)
 {
-    __m128 fa = _mm256_cvtpd_ps(a.l), fb = _mm256_cvtpd_ps(b.l);
-    _mm_storeu_ps(p, _mm_unpacklo_ps(fa, fb));
-    _mm_storeu_ps(p + 4, _mm_unpackhi_ps(fa, fb));
-    fa = _mm256_cvtpd_ps(a.h);
-    fb = _mm256_cvtpd_ps(b.h);
-    _mm_storeu_ps(p + 8, _mm_unpacklo_ps(fa, fb));
-    _mm_storeu_ps(p + 12, _mm_unpackhi_ps(fa, fb));
+    const __m256i order = _mm256_set_epi32(7, 3, 6, 2, 5, 1, 4, 0);
+    __m256 lo = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(a.l)), _mm256_cvtpd_ps(b.l), 1);
+    __m256 hi = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm256_cvtpd_ps(a.h)), _mm256_cvtpd_ps(b.h), 1);
+    _mm256_storeu_ps(p, _mm256_permutevar8x32_ps(lo, order));
+    _mm256_storeu_ps(p + 8, _mm256_permutevar8x32_ps(hi, order));
 }
 
 /* 16 hash lanes */
@@ -163,30 +163,33 @@ NV_FN vi2 vi2_join(vi lo, vi hi) { return (vi2){ lo, hi }; }
 NV_FN vi vi2_lo(vi2 v) { return v.l; }
 NV_FN vi vi2_hi(vi2 v) { return v.h; }
 
-/* Table entries by byte A of the hashes m[0..7]: loads and a transpose,
- * which on this path's CPUs beat a gather instruction and computing the
- * entry (a divide). */
+/* Table entries at the byte offsets off[0..7] from t (noise_vec.h passes
+ * byte A of each hash times the entry size, computed on the vector, so no
+ * lane pays a mask and a scale): loads and a transpose, which on this
+ * path's CPUs beat a gather instruction and computing the entry (a
+ * divide). */
 #define NV_TABLES 1
-NV_FN __m256d nv_table1_4(const double *t, const uint32_t *m)
+#define NV_AT(t, o) ((const double *)(const void *)((const char *)(t) + (o)))
+NV_FN __m256d nv_table1_4(const double *t, const uint32_t *off)
 {
-    __m128d lo = _mm_loadh_pd(_mm_load_sd(t + (m[0] & 255)), t + (m[1] & 255));
-    __m128d hi = _mm_loadh_pd(_mm_load_sd(t + (m[2] & 255)), t + (m[3] & 255));
+    __m128d lo = _mm_loadh_pd(_mm_load_sd(NV_AT(t, off[0])), NV_AT(t, off[1]));
+    __m128d hi = _mm_loadh_pd(_mm_load_sd(NV_AT(t, off[2])), NV_AT(t, off[3]));
     return _mm256_insertf128_pd(_mm256_castpd128_pd256(lo), hi, 1);
 }
-NV_FN vd vd_table1(const double *t, const uint32_t *m) { return (vd){ nv_table1_4(t, m), nv_table1_4(t, m + 4) }; }
-NV_FN void nv_table2_4(const double *t, const uint32_t *m, __m256d *a, __m256d *b)
+NV_FN vd vd_table1(const double *t, const uint32_t *off) { return (vd){ nv_table1_4(t, off), nv_table1_4(t, off + 4) }; }
+NV_FN void nv_table2_4(const double *t, const uint32_t *off, __m256d *a, __m256d *b)
 {
-    __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + 2 * (m[0] & 255))),
-                                       _mm_loadu_pd(t + 2 * (m[2] & 255)), 1);
-    __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(t + 2 * (m[1] & 255))),
-                                       _mm_loadu_pd(t + 2 * (m[3] & 255)), 1);
+    __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(NV_AT(t, off[0]))),
+                                       _mm_loadu_pd(NV_AT(t, off[2])), 1);
+    __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(NV_AT(t, off[1]))),
+                                       _mm_loadu_pd(NV_AT(t, off[3])), 1);
     *a = _mm256_unpacklo_pd(p02, p13);
     *b = _mm256_unpackhi_pd(p02, p13);
 }
-NV_FN void vd_table2(const double *t, const uint32_t *m, vd *a, vd *b)
+NV_FN void vd_table2(const double *t, const uint32_t *off, vd *a, vd *b)
 {
-    nv_table2_4(t, m, &a->l, &b->l);
-    nv_table2_4(t, m + 4, &a->h, &b->h);
+    nv_table2_4(t, off, &a->l, &b->l);
+    nv_table2_4(t, off + 4, &a->h, &b->h);
 }
 
 /* each lane rounded to float and back (the article's float variables) */

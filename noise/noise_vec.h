@@ -18,7 +18,8 @@
  * with the path's target attribute), NV_TARGET (the target attribute), the
  * types vd (doubles), vi (32-bit ints, NV_W lanes), vi2 (2 * NV_W of them),
  * vm (a lane mask), NV_TABLES (1: read the corner tables by loads, with
- * vd_table1/vd_table2; 0: compute or gather them), and the operations used
+ * vd_table1/vd_table2, which take each lane's byte offset into the table;
+ * 0: compute or gather them), and the operations used
  * below.
  */
 #ifndef NOISE_VEC_H
@@ -112,9 +113,9 @@ NV_FN vd nv_div255(vd b)
 NV_FN vd nv_value_of(vi h)
 {
 #if NV_TABLES
-    uint32_t m[NV_W];
-    vi_storeu(m, h);
-    return vd_table1(nl_value_table, m);
+    uint32_t off[NV_W]; /* byte offsets of the entries */
+    vi_storeu(off, vi_shl(nv_byte(h), 3));
+    return vd_table1(nl_value_table, off);
 #else
     vd b = vi_to_vd(nv_byte(h));
     return vd_sub(vd_mul(nv_div255(b), vd_set1(2.0)), vd_set1(1.0));
@@ -125,9 +126,9 @@ NV_FN vd nv_value_of(vi h)
 NV_FN void nv_table2(const double (*t)[2], vi h, vd *a, vd *b)
 {
 #if NV_TABLES
-    uint32_t m[NV_W];
-    vi_storeu(m, h);
-    vd_table2(&t[0][0], m, a, b);
+    uint32_t off[NV_W]; /* byte offsets of the entries */
+    vi_storeu(off, vi_shl(nv_byte(h), 4));
+    vd_table2(&t[0][0], off, a, b);
 #else
     vi ix = vi_shl(nv_byte(h), 1);
     *a = vd_gather(&t[0][0], ix);
@@ -1085,7 +1086,16 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
                         cell.b = vd_set1(cbb[c]);
                     }
                 }
-            } else if (vi_all_eq2(idx, c, c + 1)) {
+                /* the sample stage here, and again below: one copy for the
+                 * common case lets its broadcasts feed the arithmetic
+                 * directly instead of being kept across a join (with
+                 * gradients, 9 coefficients spilled and reloaded) */
+                vd g0 = vd_zero(), g1 = vd_zero();
+                vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
+                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+                continue;
+            }
+            if (vi_all_eq2(idx, c, c + 1)) {
                 /* a cell border inside the vector: two broadcasts */
                 vm m2 = vi_eq_mask(idx, c + 1);
 #define NV_PICK(arr) vd_blend(m2, vd_set1(arr[c + 1]), vd_set1(arr[c]))
