@@ -25,7 +25,7 @@ static inline query_args test_query_args(const char *const *kv, size_t n)
 }
 
 /* A TCP connection to 127.0.0.1:port with send and receive timeouts of
- * timeout_s seconds; returns the socket, or -1. */
+ * timeout_s seconds (0: none); returns the socket, or -1. */
 static inline int test_connect_loopback(unsigned int port, int timeout_s)
 {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
