@@ -396,14 +396,15 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
         return &no_memory_request;
     }
     /* libmicrohttpd 0.9.75 splits the query into a header record per
-     * argument in the connection's 32 KiB pool after this callback: a few
-     * hundred arguments exhaust the pool and the connection then ends with
+     * argument in the connection's memory pool (LIMIT_CONNECTION_MEMORY)
+     * after this callback: a few hundred arguments exhaust the pool and the
+     * connection then ends with
      * no response at all. We split the query ourselves (query_split, from
      * the copy above), so end the string libmicrohttpd is about to parse:
      * it keeps the target in its read buffer, and parse_initial_message_line
      * found the '?' before calling us ("log callback before we modify URI or
      * args") and parses from the byte after it. Writing there is outside
-     * its API, and tests/http/edge.test.mjs holds it to its effect: 4000
+     * its API, and tests/http/edge.test.mjs holds it to its effect: 2000
      * arguments get our 400 naming the limit. */
     char *args = strchr(uri, '?');
     if (args != NULL)
