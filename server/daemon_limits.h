@@ -63,10 +63,10 @@
  * block that does not fit gets 414 / 431 from the HTTP library itself.
  * 16 KiB holds a request line of about 16200 bytes (twice the 8 KiB that
  * nginx and Apache accept by default) and any sensible tile or point URL
- * many times over. It was 32 KiB; libmicrohttpd 0.9.75 zeroes this memory
- * on every request (about 1.5 times its size: the read buffer shrunk for
- * the reply, then the whole pool reset), which was 13-16 % of a cached
- * tile's CPU; 16 KiB halves that (BENCHMARKS.md, "HTTP", "Hot path
+ * many times over. It was 32 KiB; the HTTP library (MHD 0.9.75) zeroes
+ * this memory on every request (about 1.5 times its size: the read buffer
+ * shrunk for the reply, then the whole pool reset), which was 13-16 % of a
+ * cached tile's CPU; 16 KiB halves that (BENCHMARKS.md, "HTTP", "Hot path
  * changes"). 8 KiB would refuse a 4 KB Cookie header with 431. */
 #define LIMIT_CONNECTION_MEMORY 16384
 
