@@ -371,6 +371,53 @@ test('a client that half-closes after a complete request still gets its answer: 
   for (const l of lines) assert.match(l, / 200 \d+ [\d.]+ms$/, 'logged as answered, not 499 or aborted');
 });
 
+test('a half-closed request that waited for the render pool is answered even with an older connection on its thread', async () => {
+  // libmicrohttpd 0.9.75 resumes a connection marked readable and, unless
+  // it happens to be the connection its thread has heard from least
+  // recently, reads the socket before calling the daemon back: the end of
+  // stream of a half-closed client then closed the connection with the
+  // answer ready (logged status 0, aborted). An idle keep-alive connection
+  // opened first on the only connection thread makes that order certain;
+  // the daemon suspends one pass after the request completes, when the
+  // library no longer reads (README, "HTTP edge").
+  const e = await startDaemon({ args: ['--threads', '1', '--workers', '1', '--cache-mb', '4'] });
+  const idle = net.connect({ port: e.port, host: '127.0.0.1' });
+  try {
+    await new Promise((resolve, reject) => {
+      idle.on('error', reject);
+      idle.on('connect', () => idle.write(HEALTH));
+      let got = '';
+      idle.on('data', (c) => { got += c.toString('latin1'); if (got.includes('{"status":"ok"}')) resolve(); });
+    });
+    // Jobs long enough (10000 points; a 9-octave tile) that the client's
+    // end of stream is there before the worker resumes the connection.
+    const pts = JSON.stringify({ points: Array.from({ length: 10000 }, (_, i) => [i * 0.37, i * 0.11]) });
+    const cases = [
+      ['post', `POST /perlin/9/points?octaves=8 HTTP/1.1\r\nHost: x\r\nContent-Length: ${pts.length}\r\n\r\n${pts}`, 10000],
+      ['chunked', `POST /value/6/points?octaves=8 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${pts.length.toString(16)}\r\n${pts}\r\n0\r\n\r\n`, 10000],
+      ['render', 'GET /perlin/78/3/1/2.png?octaves=9 HTTP/1.1\r\nHost: x\r\n\r\n', 0],
+      ['small', 'POST /value/5/points HTTP/1.1\r\nHost: x\r\nContent-Length: 23\r\n\r\n{"points":[[0.5,0.25]]}', 1],
+    ];
+    const got = [];
+    for (const [name, req, n] of cases) {
+      const rs = responses((await exchange(req, { halfClose: true, port: e.port })).data);
+      const r = rs[0];
+      const whole = r && !r.partial && (n > 0 ? r.json?.values?.length === n : r.body.length === Number(r.headers['content-length']));
+      got.push(`${name}: ${rs.length} x ${r?.statusLine}${whole ? '' : ' (incomplete)'}`);
+    }
+    assert.deepEqual(got, cases.map(([name]) => `${name}: 1 x HTTP/1.1 200 OK`));
+    const lines = await logLines(/"(POST \/(value|perlin)\/\d\/points(\?octaves=8)?|GET \/perlin\/78\/3\/1\/2\.png\?octaves=9)" /, 4, e);
+    assert.equal(lines.length, 4);
+    for (const l of lines) assert.match(l, / 200 \d+ [\d.]+ms$/, `answered, not status 0 and aborted: ${l}`);
+    const m = await (await fetch(`${e.url}/metrics`)).text();
+    assert.match(m, /^noisetile_http_requests_total\{route="points",status="200"\} 3$/m);
+    assert.doesNotMatch(m, /^noisetile_http_requests_total\{route="(points|tile)",status="0"\}/m);
+  } finally {
+    idle.destroy();
+    await e.stop();
+  }
+});
+
 test('a file answer cut off mid-send is logged with "-" bytes and (aborted), not 0 and not its size', async () => {
   // A file (sent with sendfile) or a buffer: libmicrohttpd does not say how
   // far it got. 32 MiB: more than the kernel's loopback socket buffers
