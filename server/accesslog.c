@@ -79,6 +79,91 @@ void accesslog_write(accesslog *l, const char *line, size_t len)
     pthread_mutex_unlock(&l->flusher.lock);
 }
 
+/* Writes v in decimal at p; returns the end. */
+static char *put_u64(char *p, unsigned long long v)
+{
+    char tmp[20];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n > 0)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* Copies at most max bytes of the NUL-terminated s to p; returns the end. */
+static char *put_str(char *p, const char *s, size_t max)
+{
+    while (*s != '\0' && max-- > 0)
+        *p++ = *s++;
+    return p;
+}
+
+void accesslog_ipv4(unsigned long a, char *out)
+{
+    char *p = out;
+    for (int shift = 24; shift >= 0; shift -= 8) {
+        p = put_u64(p, (a >> shift) & 0xff);
+        *p++ = shift != 0 ? '.' : '\0';
+    }
+}
+
+size_t accesslog_format(const accesslog_line *f, char *out)
+{
+    /* The time to the second, once per second and thread. */
+    static _Thread_local time_t when_sec = (time_t)-1;
+    static _Thread_local char when_text[32];
+    static _Thread_local size_t when_len;
+    if (f->wall.tv_sec != when_sec) {
+        struct tm tm;
+        gmtime_r(&f->wall.tv_sec, &tm);
+        when_len = strftime(when_text, sizeof when_text, "%Y-%m-%dT%H:%M:%S", &tm);
+        when_sec = f->wall.tv_sec;
+    }
+    char *p = out;
+    memcpy(p, when_text, when_len);
+    p += when_len;
+    long ms = f->wall.tv_nsec / 1000000;
+    *p++ = '.';
+    *p++ = (char)('0' + ms / 100 % 10);
+    *p++ = (char)('0' + ms / 10 % 10);
+    *p++ = (char)('0' + ms % 10);
+    *p++ = 'Z';
+    *p++ = ' ';
+    p = put_str(p, f->addr != NULL && f->addr[0] != '\0' ? f->addr : "-", 63);
+    *p++ = ' ';
+    *p++ = '"';
+    p = put_str(p, f->method != NULL && f->method[0] != '\0' ? f->method : "-", 31);
+    *p++ = ' ';
+    const char *t = f->target != NULL ? f->target : "";
+    for (size_t i = 0; t[i] != '\0' && i < 299; i++)
+        *p++ = (t[i] > 0x20 && t[i] < 0x7f && t[i] != '"') ? t[i] : '?';
+    *p++ = '"';
+    *p++ = ' ';
+    p = put_u64(p, f->status);
+    *p++ = ' ';
+    if (f->sent_known)
+        p = put_u64(p, f->sent);
+    else
+        *p++ = '-';
+    *p++ = ' ';
+    p = put_u64(p, f->us / 1000);
+    *p++ = '.';
+    unsigned long long frac = f->us % 1000;
+    *p++ = (char)('0' + frac / 100);
+    *p++ = (char)('0' + frac / 10 % 10);
+    *p++ = (char)('0' + frac % 10);
+    *p++ = 'm';
+    *p++ = 's';
+    if (f->aborted)
+        p = put_str(p, " (aborted)", 10);
+    *p++ = '\n';
+    *p = '\0';
+    return (size_t)(p - out);
+}
+
 int accesslog_swap_fd(accesslog *l, int fd)
 {
     pthread_mutex_lock(&l->flusher.lock);

@@ -60,9 +60,15 @@
 
 /* Bytes of memory per connection for the request line, headers and read
  * buffer (MHD_OPTION_CONNECTION_MEMORY_LIMIT). A request line or header
- * block that does not fit gets 414 / 431 from the HTTP library itself. 32 KiB
- * holds any sensible tile or point URL many times over. */
-#define LIMIT_CONNECTION_MEMORY 32768
+ * block that does not fit gets 414 / 431 from the HTTP library itself.
+ * 16 KiB holds a request line of about 16200 bytes (twice the 8 KiB that
+ * nginx and Apache accept by default) and any sensible tile or point URL
+ * many times over. It was 32 KiB; the HTTP library (MHD 0.9.75) zeroes
+ * this memory on every request (about 1.5 times its size: the read buffer
+ * shrunk for the reply, then the whole pool reset), which was 13-16 % of a
+ * cached tile's CPU; 16 KiB halves that (BENCHMARKS.md, "HTTP", "Hot path
+ * changes"). 8 KiB would refuse a 4 KB Cookie header with 431. */
+#define LIMIT_CONNECTION_MEMORY 16384
 
 /* listen() backlog. */
 #define LIMIT_LISTEN_BACKLOG 511

@@ -89,6 +89,8 @@ typedef struct {
     size_t body_reserved; /* bytes of s->body_memory this request holds */
     unsigned long long announced; /* Content-Length, when given and within the limit */
     pool_job job;         /* evaluating requests: the render pool's job */
+    int submit_next;      /* admitted: suspend and submit on the next call */
+    uint64_t cost;        /* its estimated work (cost.h), for the submit */
     atomic_int job_state; /* JOB_*: written by the worker before it resumes */
     http_server *server;  /* for the job, which runs on a worker */
     struct MHD_Connection *conn;
@@ -396,14 +398,15 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
         return &no_memory_request;
     }
     /* libmicrohttpd 0.9.75 splits the query into a header record per
-     * argument in the connection's 32 KiB pool after this callback: a few
-     * hundred arguments exhaust the pool and the connection then ends with
+     * argument in the connection's memory pool (LIMIT_CONNECTION_MEMORY)
+     * after this callback: a few hundred arguments exhaust the pool and the
+     * connection then ends with
      * no response at all. We split the query ourselves (query_split, from
      * the copy above), so end the string libmicrohttpd is about to parse:
      * it keeps the target in its read buffer, and parse_initial_message_line
      * found the '?' before calling us ("log callback before we modify URI or
      * args") and parses from the byte after it. Writing there is outside
-     * its API, and tests/http/edge.test.mjs holds it to its effect: 4000
+     * its API, and tests/http/edge.test.mjs holds it to its effect: 2000
      * arguments get our 400 naming the limit. */
     char *args = strchr(uri, '?');
     if (args != NULL)
@@ -414,14 +417,6 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     rq->route = ROUTE_NONE;
     atomic_fetch_add(&s->in_flight, 1);
     return rq;
-}
-
-static void printable(const char *in, char *out, size_t out_size)
-{
-    size_t n = 0;
-    for (; *in != '\0' && n + 1 < out_size; in++)
-        out[n++] = (*in > 0x20 && *in < 0x7f && *in != '"') ? *in : '?';
-    out[n] = '\0';
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -435,28 +430,22 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         return;
     /* One access-log line per request on stderr: time (ISO 8601 UTC),
      * client, method, target, status (0: no response, the connection
-     * ended), body bytes sent, duration. Batched under load (accesslog.h);
-     * numbers formatted from integers (printf's %f showed up in profiles). */
+     * ended), body bytes sent, duration. Batched under load, formatted
+     * without printf (accesslog.h: printf-family calls, inet_ntop's
+     * included, showed up in profiles of cached tiles). */
     char addr[INET6_ADDRSTRLEN] = "-";
     const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        s->log != NULL ? MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS)
+                       : NULL;
     if (ci != NULL && ci->client_addr != NULL) {
         const struct sockaddr *sa = ci->client_addr;
         if (sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, addr,
-                      sizeof addr);
+            accesslog_ipv4(ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr),
+                           addr);
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
                       addr, sizeof addr);
     }
-    char when[40];
-    struct tm tm;
-    gmtime_r(&rq->wall.tv_sec, &tm);
-    size_t wn = strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(when + wn, sizeof when - wn, ".%03ldZ", rq->wall.tv_nsec / 1000000);
-    char target[300];
-    printable(rq->uri, target, sizeof target);
-    char line[600];
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
     /* A request libmicrohttpd answered itself before the handler saw it (a
@@ -477,16 +466,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
      * 304); no response queued, 0. A buffer or file cut off mid-send is "-":
      * libmicrohttpd does not say how far it got, and neither its size nor 0
      * would be true. */
-    char sent[24] = "-";
-    if (rq->is_stream && strcmp(rq->method, "HEAD") != 0)
-        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->streamed);
-    else if ((ok || rq->size == 0) && !library_answered)
-        snprintf(sent, sizeof sent, "%llu", (unsigned long long)rq->size);
-    int n = snprintf(line, sizeof line, "%s %s \"%s %s\" %u %s %llu.%03llums%s\n", when, addr,
-                     rq->method[0] ? rq->method : "-", target, status, sent, us / 1000,
-                     us % 1000, ok ? "" : " (aborted)");
-    if (n > 0 && s->log != NULL)
-        accesslog_write(s->log, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    accesslog_line al = {rq->wall, addr, rq->method, rq->uri, status, 0, 0, us, !ok};
+    if (rq->is_stream && strcmp(rq->method, "HEAD") != 0) {
+        al.sent_known = 1;
+        al.sent = rq->streamed;
+    } else if ((ok || rq->size == 0) && !library_answered) {
+        al.sent_known = 1;
+        al.sent = rq->size;
+    }
+    if (s->log != NULL) {
+        char line[ACCESSLOG_LINE_MAX];
+        accesslog_write(s->log, line, accesslog_format(&al, line));
+    }
     if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
         atomic_fetch_add(&s->closed[CLOSE_TIMEOUT], 1);
     else if (toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN)
@@ -808,6 +799,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     default:
         break;
     }
+    if (rq->submit_next) {
+        rq->submit_next = 0;
+        return submit_job(s, conn, rq, rq->cost);
+    }
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
@@ -926,10 +921,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         service_run(s->svc, &rq->sr, &rq->rp);
         return send_reply(s, conn, rq);
     }
-    uint64_t cost;
-    if (service_admit(s->svc, &rq->sr, &rq->rp, &cost) != 0)
+    if (service_admit(s->svc, &rq->sr, &rq->rp, &rq->cost) != 0)
         return send_reply(s, conn, rq);
-    return submit_job(s, conn, rq, cost);
+    /* Suspend on the next call, not this one (docs/architecture.md, "The
+     * HTTP library"): libmicrohttpd 0.9.75 reads the socket once more on
+     * resume when the suspend came in the same pass as the read that
+     * completed the request, and a client that half-closed after its
+     * request would then lose its answer. Returning without a response
+     * ends the pass with the request complete and no read wanted; the
+     * library calls again at once. */
+    rq->submit_next = 1;
+    return MHD_YES;
 }
 
 /* ---- /metrics: the render pool and the connections the daemon closed ---- */
