@@ -1,6 +1,7 @@
 /* noise_cellular_vec.h: internal to noise/: the vector twin of
- * noise_cellular.h's grid rows, written against noise_vec.h's vector layer
- * (included by noise_vec.h, so once per instruction-set path).
+ * noise_cellular.h's grid rows and points (nc_row, nc_eval), written
+ * against noise_vec.h's vector layer (included by noise_vec.h, so once per
+ * instruction-set path).
  *
  * A row is taken in chunks of NC_CHUNK samples. When a chunk's cells (and
  * two more on each side) and the rows of cells around the row are int32
@@ -20,7 +21,13 @@
  * result is the first two points of the (distance, cell) order over all
  * cells, any exact search gives the same numbers: these lanes equal the
  * scalar path bit for bit. Other chunks (cells beyond int32, or more than
- * NC_COLS columns: over a cell per sample) take nc_eval lane by lane.
+ * NC_COLS columns: over a cell per sample) take the points' loop.
+ *
+ * Points (batches, and those chunks): each lane hashes its own 3 x 3 (x 3)
+ * cells, NV_W lanes per instruction, in key order, with the same ring-2
+ * bound, 2D 5 x 5 cells and ring-3 bound after it; lanes whose cells (or
+ * their neighbours) are not int32 indices, and what the bounds leave, take
+ * nc_eval.
  */
 #ifndef NOISE_CELLULAR_VEC_H
 #define NOISE_CELLULAR_VEC_H
@@ -67,8 +74,8 @@ typedef struct {
     vd D1, D2, d1[3], d2[3], cv1;
 } nv_win;
 
-NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz,
-                   double dy, double dz, double cv)
+NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz, vd dy,
+                   vd dz, vd cv)
 {
     /* dxs: the x offset or its negation (for the distance); dx: the offset
      * (for the gradient) */
@@ -86,19 +93,19 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
         w->D2 = vd_blend(m1, w->D1, vd_blend(m2, D, w->D2));
         if (want_grad) {
             w->d2[0] = vd_blend(m1, w->d1[0], vd_blend(m2, dx, w->d2[0]));
-            w->d2[1] = vd_blend(m1, w->d1[1], vd_blend(m2, vd_set1(dy), w->d2[1]));
+            w->d2[1] = vd_blend(m1, w->d1[1], vd_blend(m2, dy, w->d2[1]));
             if (d3)
-                w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, vd_set1(dz), w->d2[2]));
+                w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, dz, w->d2[2]));
         }
     }
     w->D1 = vd_blend(m1, D, w->D1);
     if (ret == NOISE_CELL) {
-        w->cv1 = vd_blend(m1, vd_set1(cv), w->cv1);
+        w->cv1 = vd_blend(m1, cv, w->cv1);
     } else if (want_grad) {
         w->d1[0] = vd_blend(m1, dx, w->d1[0]);
-        w->d1[1] = vd_blend(m1, vd_set1(dy), w->d1[1]);
+        w->d1[1] = vd_blend(m1, dy, w->d1[1]);
         if (d3)
-            w->d1[2] = vd_blend(m1, vd_set1(dz), w->d1[2]);
+            w->d1[2] = vd_blend(m1, dz, w->d1[2]);
     }
 }
 
@@ -209,8 +216,9 @@ NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd f
         for (int e = 0; e < 3; e++) {
             vd cx = vd_set1(cc->cx[e][r][c - 1 + e]), dxs = vd_sub(fx, cx);
             nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(cx, fx) : dxs,
-                    vd_set1(cc->yz[r][c - 1 + e]), want_grad ? cc->dy[r][c - 1 + e] : 0.0,
-                    want_grad && d3 ? cc->dz[r][c - 1 + e] : 0.0, ret == NOISE_CELL ? cc->cv[r][c - 1 + e] : 0.0);
+                    vd_set1(cc->yz[r][c - 1 + e]), vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
+                    vd_set1(want_grad && d3 ? cc->dz[r][c - 1 + e] : 0.0),
+                    vd_set1(ret == NOISE_CELL ? cc->cv[r][c - 1 + e] : 0.0));
         }
 }
 
@@ -229,8 +237,9 @@ NV_FN void nv_cell_window(int dist, int need2, int want_grad, int ret, int d3, n
         int r = rs[ri];
         for (int q = q0; q <= q1; q++) {
             vd dx = vd_sub(vd_add(vd_sub(vd_set1((double)q), lc), vd_set1(cc->cx[1][r][q])), fx);
-            nv_cand(dist, need2, want_grad, ret, d3, w, dx, dx, vd_set1(cc->yz[r][q]), want_grad ? cc->dy[r][q] : 0.0,
-                    want_grad && d3 ? cc->dz[r][q] : 0.0, ret == NOISE_CELL ? cc->cv[r][q] : 0.0);
+            nv_cand(dist, need2, want_grad, ret, d3, w, dx, dx, vd_set1(cc->yz[r][q]),
+                    vd_set1(want_grad ? cc->dy[r][q] : 0.0), vd_set1(want_grad && d3 ? cc->dz[r][q] : 0.0),
+                    vd_set1(ret == NOISE_CELL ? cc->cv[r][q] : 0.0));
         }
     }
 }
@@ -379,6 +388,183 @@ NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const ne_layer *L, 
     }
 }
 
+/* ---- points: every lane its own cells ---- */
+
+/* The cells at offsets -rr .. rr (3D: -1 .. 1 in t) around lanes at cells
+ * (ix, iy[, iz]) (int32, and so are their neighbours) with fractions fx,
+ * fy[, fz]: hashed lane by lane, in key order. */
+NV_FN void nv_cell_lanes(int dist, int ret, int want_grad, int d3, const ne_cell *C, uint32_t s, int rr, vi ix,
+                         vi iy, vi iz, vd fx, vd fy, vd fz, nv_win *w)
+{
+    int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    vd jit = vd_set1(C->jitter), zero = vd_zero();
+    vi vs = vi_set1((int)s), iyc = nv_mulc(iy), izc = nv_mulc(iz), low = vi_set1(0xffff);
+    vi sa[5];
+    for (int ex = -rr; ex <= rr; ex++)
+        sa[ex + rr] = nv_eat(vs, vi_add(ix, vi_set1(ex)));
+    int rz = d3 ? 1 : 0;
+    for (int ez = -rz; ez <= rz; ez++) {
+        /* (iz + ez) * PRIME_C, (iy + ey) * PRIME_C: the products wrap as the scalar's do */
+        vi zc = vi_add(izc, vi_set1((int)((uint32_t)ez * NL_PRIME_C)));
+        for (int ey = -rr; ey <= rr; ey++) {
+            vi yc = vi_add(iyc, vi_set1((int)((uint32_t)ey * NL_PRIME_C)));
+            for (int ex = -rr; ex <= rr; ex++) {
+                vi h = nv_eat_sum(vi_add(sa[ex + rr], yc));
+                if (d3)
+                    h = nv_eat_sum(vi_add(h, zc));
+                h = nv_avalanche(h);
+                vd dx = vd_sub(vd_add(vd_set1((double)ex), nv_cell_offset(vi_and(h, low), jit)), fx);
+                vd dy = vd_sub(vd_add(vd_set1((double)ey), nv_cell_offset(vi_shr(h, 16), jit)), fy);
+                vd yz = nv_cell_term(dist, dy), dz = zero, cv = zero;
+                vi h2 = h;
+                if (d3 || ret == NOISE_CELL)
+                    h2 = nv_avalanche(vi_add(h, vi_set1((int)NL_PRIME_A)));
+                if (d3) {
+                    dz = vd_sub(vd_add(vd_set1((double)ez), nv_cell_offset(vi_and(h2, low), jit)), fz);
+                    yz = nv_cell_comb(dist, yz, nv_cell_term(dist, dz));
+                }
+                if (ret == NOISE_CELL)
+                    cv = nv_cell_value(h2);
+                nv_cand(dist, need2, want_grad, ret, d3, w, dx, dx, yz, dy, dz, cv);
+            }
+        }
+    }
+}
+
+/* nc_ring_bound on lanes whose every coordinate varies */
+NV_FN vd nv_cell_ring3(const ne_cell *C, int dims, int rr, const vd *f)
+{
+    vd m = vd_set1(INFINITY), vp = vd_set1((double)rr + C->lo), vn = vd_set1((double)-rr + C->hi);
+    for (int a = 0; a < dims; a++)
+        m = vd_min(m, vd_min(vd_sub(vp, f[a]), vd_sub(f[a], vn)));
+    return C->distance == NOISE_EUCLIDEAN ? vd_mul(m, m) : m;
+}
+
+/* Lanes with floors fl whose cells -r .. r around are int32 indices */
+NV_FN vm nv_cell_in(vd fl, int r)
+{
+    return vm_and(vd_ge(fl, vd_set1(-2147483648.0 + r)), vd_le(fl, vd_set1(2147483647.0 - r)));
+}
+
+/* The lanes of a points vector the 3 x 3 (x 3) cells do not settle (ok):
+ * in 2D the 5 x 5 cells and the ring-3 bound; then nc_eval. q: the noise
+ * coordinates (x, y, t) of each lane. */
+static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *C, uint32_t seed, int d3,
+                                                                  int want_grad, const vd *q, const vd *fl,
+                                                                  const vd *fr, vm in, vm ok, vd *val, vd *gv)
+{
+    int dims = d3 ? 3 : 2, need2 = C->need2, dist = C->distance, ret = C->ret;
+    vd zero = vd_zero(), one = vd_set1(1.0), inf = vd_set1(INFINITY);
+    if (!d3) {
+        vm in2 = vm_and(nv_cell_in(fl[0], 2), nv_cell_in(fl[1], 2));
+        nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+        nv_cell_lanes(dist, ret, want_grad, 0, C, nl_seed(seed), 2, vd_to_vi(fl[0]), vd_to_vi(fl[1]), vi_set1(0),
+                      fr[0], fr[1], zero, &w);
+        vd v5, g5[3] = { zero, zero, zero };
+        nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, &v5, g5);
+        *val = vd_blend(ok, *val, v5);
+        for (int a = 0; a < dims; a++)
+            gv[a] = vd_blend(ok, gv[a], g5[a]);
+        ok = vm_or(ok, vm_and(in2, vd_gt(nv_cell_ring3(C, 2, 3, fr), need2 ? w.D2 : w.D1)));
+        if (vm_all(ok))
+            return;
+    }
+    (void)in;
+    double OK[NV_W], V[NV_W], G[3][NV_W], Q[3][NV_W];
+    vd_storeu(OK, vd_blend(ok, one, zero));
+    vd_storeu(V, *val);
+    for (int a = 0; a < dims; a++) {
+        vd_storeu(G[a], gv[a]);
+        vd_storeu(Q[a], q[a]);
+    }
+    for (int l = 0; l < NV_W; l++)
+        if (OK[l] == 0.0) {
+            double gd[3] = { 0, 0, 0 };
+            V[l] = nc_eval(C, seed, 0, d3, Q[0][l], Q[1][l], d3 ? Q[2][l] : 0.0, want_grad, gd);
+            for (int a = 0; a < dims; a++)
+                G[a][l] = gd[a];
+        }
+    *val = vd_loadu(V);
+    for (int a = 0; a < dims; a++)
+        gv[a] = vd_loadu(G[a]);
+}
+
+/* One vector of points at noise coordinates q (x, y[, t]): the value and
+ * the noise-space gradient, as nc_eval. */
+NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_cell *C, uint32_t seed, const vd *q,
+                           vd *val, vd *gv)
+{
+    int dims = d3 ? 3 : 2, need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    vd zero = vd_zero(), inf = vd_set1(INFINITY), fl[3] = { zero, zero, zero }, fr[3] = { zero, zero, zero };
+    vm in = vd_eq(zero, zero);
+    for (int a = 0; a < dims; a++) {
+        fl[a] = vd_floor(q[a]);
+        fr[a] = vd_add(vd_sub(q[a], fl[a]), zero);
+        in = vm_and(in, nv_cell_in(fl[a], 1));
+    }
+    /* lanes outside the int32 cells hash garbage here and take nc_eval */
+    vi ix = vd_to_vi(vd_blend(in, fl[0], zero)), iy = vd_to_vi(vd_blend(in, fl[1], zero));
+    vi iz = d3 ? vd_to_vi(vd_blend(in, fl[2], zero)) : vi_set1(0);
+    nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+    nv_cell_lanes(dist, ret, want_grad, d3, C, nl_seed(seed), 1, ix, iy, iz, fr[0], fr[1], fr[2], &w);
+    gv[0] = gv[1] = gv[2] = zero;
+    nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, val, gv);
+    vm ok = vm_and(in, vd_gt(nv_cell_ring3(C, dims, 2, fr), need2 ? w.D2 : w.D1));
+    if (!vm_all(ok)) {
+        vd sv = *val, sg[3] = { gv[0], gv[1], gv[2] };
+        nv_cell_pts_slow(C, seed, d3, want_grad, q, fl, fr, in, ok, &sv, sg);
+        *val = sv;
+        for (int a = 0; a < 3; a++)
+            gv[a] = sg[a];
+    }
+}
+
+#define NV_PTS_CASE(D, RET)                                                                                   \
+    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
+        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, q, &val, gv);                                         \
+        break;
+#define NV_PTS_DIST(D) NV_PTS_CASE(D, NOISE_F1) NV_PTS_CASE(D, NOISE_F2) NV_PTS_CASE(D, NOISE_F2_F1) NV_PTS_CASE(D, NOISE_CELL)
+
+/* Octave k of a layer at n points (xs[i], ys[i]), or along a row at y
+ * when ys is NULL (xs in noise units already when noise_x), and t: the
+ * values and noise-space gradients into v, g from index i0 (to_float 1: a
+ * finished one-octave row into fv, fg, as nc_row). */
+NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                          const double *ys, int noise_x, double y, double t, int i0, double *v, ne_grad g,
+                          float *fv, float *fg)
+{
+    const ne_cell *C = &L->cell;
+    uint32_t seed = L->seed[k];
+    double f = L->freq[k];
+    vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
+    for (int i = 0; i < n; i += NV_W) {
+        int m = n - i < NV_W ? n - i : NV_W;
+        vd q[3], val, gv[3];
+        if (m == NV_W) {
+            q[0] = vd_loadu(xs + i);
+            q[1] = ys ? vd_mul(vd_loadu(ys + i), vf) : qy;
+        } else {
+            double X[NV_W], Y[NV_W];
+            for (int l = 0; l < NV_W; l++) {
+                X[l] = xs[i + (l < m ? l : m - 1)];
+                Y[l] = ys ? ys[i + (l < m ? l : m - 1)] : 0.0;
+            }
+            q[0] = vd_loadu(X);
+            q[1] = ys ? vd_mul(vd_loadu(Y), vf) : qy;
+        }
+        if (!noise_x)
+            q[0] = vd_mul(q[0], vf);
+        q[2] = qt;
+        switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
+            NV_PTS_DIST(NOISE_EUCLIDEAN)
+            NV_PTS_DIST(NOISE_MANHATTAN)
+            NV_PTS_DIST(NOISE_CHEBYSHEV)
+        default: val = gv[0] = gv[1] = gv[2] = vd_zero(); break;
+        }
+        nv_cell_emit(d3, want_grad, to_float, L, k, i0 + i, m, val, gv, v, g, fv, fg);
+    }
+}
+
 /* The vectors of a shared chunk (samples c0 .. c0 + mc - 1 at X, noise
  * units), for one distance and return (literals at each call). */
 NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, const ne_layer *L, int k, nv_crow *R,
@@ -515,18 +701,12 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             }
             continue;
         }
-        /* the exact search, lane by lane */
-        double OK[NV_W] = { 0 };
+        /* every lane its own cells (more than a cell per sample, or
+         * cells beyond int32) */
         if (mono)
             for (int i = 0; i < mc; i += NV_W)
                 vd_storeu(X + i, vd_mul(nv_row_x(NULL, x0, step, c0 + i, 0), vf));
-        for (int i = 0; i < mc; i += NV_W) {
-            int m = mc - i < NV_W ? mc - i : NV_W;
-            double V[NV_W] = { 0 }, G[3][NV_W] = { { 0 } };
-            nv_cell_exact(&R, X + i, OK, m, V, G);
-            vd gv[3] = { vd_loadu(G[0]), vd_loadu(G[1]), vd_loadu(G[2]) };
-            nv_cell_emit(d3, want_grad, to_float, L, k, c0 + i, m, vd_loadu(V), gv, v, g, fv, fg);
-        }
+        nv_cell_points(d3, want_grad, to_float, L, k, mc, X, NULL, 1, y, t, c0, v, g, fv, fg);
     }
 }
 
@@ -540,6 +720,16 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         nv_cell_row(D3, 1, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_cell_points(D3, 0, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_cell_points(D3, 1, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
     }
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
@@ -553,7 +743,8 @@ static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, double x0,
         nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
 }
 
-#define NV_CELL_BASE2 { nv_cellular2_row_v, nv_cellular2_row_g, NULL, NULL, NULL, 0, nv_cellular2_floatrow }
-#define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, NULL, NULL, NULL, 0, NULL }
+#define NV_CELL_BASE2                                                                                     \
+    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, NULL, 0, nv_cellular2_floatrow }
+#define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL }
 
 #endif
