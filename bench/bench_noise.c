@@ -184,6 +184,11 @@ int main(void)
         { "cellular, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, NULL, NULL },
         { "cellular, 1 octave, gradients", NOISE_CELLULAR, 1, 1, 0, 0, NULL, NULL },
         { "cellular, 6 octaves", NOISE_CELLULAR, 6, 0, 0, 0, NULL, NULL },
+        { "cellular distance=manhattan, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, "distance", "manhattan" },
+        { "cellular distance=chebyshev, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, "distance", "chebyshev" },
+        { "cellular return=f2, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, "return", "f2" },
+        { "cellular return=f2-f1, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, "return", "f2-f1" },
+        { "cellular return=cell, 1 octave", NOISE_CELLULAR, 1, 0, 0, 0, "return", "cell" },
         /* issue 13: the seed documents' variants; no "today" column */
         { "classic (linear), 1 octave", NOISE_CLASSIC, 1, 0, 0, 0, "fade", "linear" },
         { "classic (linear), 1 octave, gradients", NOISE_CLASSIC, 1, 1, 0, 0, "fade", "linear" },
@@ -421,6 +426,10 @@ int main(void)
         if (have[c])
             printf("    %s: cellular %.2f ns, perlin %.2f ns per sample: %.2fx\n", col_short[c], ns[cell1][c], ns[7][c],
                    ns[cell1][c] / ns[7][c]);
+    /* the other distances and returns against the same perlin fill */
+    for (int i = cell1 + 1; i < N && cases[i].kind == NOISE_CELLULAR; i++)
+        if (cases[i].param && cases[i].octaves == 1 && !cases[i].with_grads)
+            printf("    %s: %.2fx (%s)\n", cases[i].name, ns[i][bc] / perlin1, col_short[bc]);
     printf("\nperiod 16 against the same perlin fill without it (%s path): 1 octave %.2fx, with gradients %.2fx; "
            "6 octaves %.2fx, with gradients %.2fx\n",
            noise_simd_name(best), ns[per1][bc] / ns[7][bc], ns[per1 + 1][bc] / ns[8][bc], ns[per1 + 2][bc] / ns[9][bc],

@@ -1,20 +1,33 @@
 /* noise_cellular_vec.h: internal to noise/: the vector twin of
- * noise_cellular.h's grid rows, written against noise_vec.h's vector layer
- * (included by noise_vec.h, so once per instruction-set path).
+ * noise_cellular.h's grid rows and points (nc_row, nc_eval), written
+ * against noise_vec.h's vector layer (included by noise_vec.h, so once per
+ * instruction-set path).
  *
- * A row's cells are hashed once per column by the scalar nc_column (into a
- * small cache of consecutive columns). The NV_W samples of a vector lie in
- * at most NC_SPAN + 1 consecutive cells; every lane takes the candidates of
- * the columns from the first lane's cell - 1 to the last lane's + 1, rows
- * j - 1 .. j + 1 (and t's k - 1 .. k + 1), in key order (t, y, then x),
- * keeping the first of equal distances, with the scalar expressions lane by
- * lane: d = (e + o) - f, the same distance terms. Those candidates include
- * each lane's 3 x 3 (x 3) cells; a lane whose ring-2 bound does not rule
- * out the cells beyond them takes nc_eval, as the scalar row does. Since
- * the result is the first two points of the (distance, cell) order over all
+ * A row is taken in chunks of NC_CHUNK samples. When a chunk's cells (and
+ * two more on each side) and the rows of cells around the row are int32
+ * indices, the chunk's columns of cells are hashed NV_W columns at a time
+ * (nl_eat64 eats the low word only there) and their offsets computed by
+ * the scalar expressions lane by lane. A vector whose lanes share one cell
+ * (most, at several samples per cell) takes its 3 x 3 (x 3) candidates from
+ * them by broadcasts; one spanning several cells takes every column from
+ * its first lane's cell - 1 to its last lane's + 1. Candidates go in key
+ * order (t, y, then x) keeping the first of equal distances where the
+ * winner's offsets or cell are needed; for values alone the least distance
+ * (and the second least) by min and max, which do not depend on the order.
+ * The distances are the scalar expressions: d = (e + o) - f, the same
+ * terms. A lane whose ring-2 bound does not rule out the cells beyond takes,
+ * in 2D, the 5 x 5 cells around it the same way and then the ring-3 bound
+ * (met in 2D: docs/field.md), in 3D (and if that fails) nc_eval. Since the
+ * result is the first two points of the (distance, cell) order over all
  * cells, any exact search gives the same numbers: these lanes equal the
- * scalar path bit for bit. Vectors spanning more cells, or coordinates at
- * or beyond 2^52, take nc_eval lane by lane.
+ * scalar path bit for bit. Other chunks (cells beyond int32, or more than
+ * NC_COLS columns: over a cell per sample) take the points' loop.
+ *
+ * Points (batches, and those chunks): each lane hashes its own 3 x 3 (x 3)
+ * cells, NV_W lanes per instruction, in key order, with the same ring-2
+ * bound, 2D 5 x 5 cells and ring-3 bound after it; lanes whose cells (or
+ * their neighbours) are not int32 indices, and what the bounds leave, take
+ * nc_eval.
  */
 #ifndef NOISE_CELLULAR_VEC_H
 #define NOISE_CELLULAR_VEC_H
@@ -22,43 +35,6 @@
 #include "noise_cellular.h"
 
 #include <string.h>
-
-#define NC_SPAN 5
-#define NC_WIN 8 /* >= NC_SPAN + 3, a power of two */
-
-/* The columns lo .. hi - 1 of a row (hi - lo <= NC_WIN), column a in slot
- * a % NC_WIN, as nc_column computes them. */
-typedef struct {
-    uint64_t lo, hi;
-    nc_col col[NC_WIN];
-    double cv[NC_WIN][9]; /* return=cell: each cell's value */
-} nv_cols;
-
-NV_FN const nc_col *nv_col(const nv_cols *cc, uint64_t a) { return &cc->col[a & (NC_WIN - 1)]; }
-NV_FN const double *nv_col_cv(const nv_cols *cc, uint64_t a) { return cc->cv[a & (NC_WIN - 1)]; }
-
-/* Makes columns lo .. lo + w - 1 (w <= NC_WIN) present. */
-NV_FN void nv_cols_need(nv_cols *cc, const ne_cell *C, uint32_t s, uint32_t per, int d3, uint64_t lo, int w,
-                        uint64_t j, uint64_t kk, double fy, double fz)
-{
-    uint64_t hi = lo + (uint64_t)w, from = lo;
-    if (lo - cc->lo <= cc->hi - cc->lo) {
-        /* lo in [cc->lo, cc->hi]: keep what is there */
-        if (hi - cc->lo <= cc->hi - cc->lo)
-            return;
-        from = cc->hi;
-    }
-    int nz = d3 ? 9 : 3;
-    for (uint64_t a = from; a != hi; a++) {
-        nc_col *col = &cc->col[a & (NC_WIN - 1)];
-        nc_column(C, s, per, d3, a, j, kk, fy, fz, col);
-        if (C->ret == NOISE_CELL)
-            for (int r = 0; r < nz; r++)
-                cc->cv[a & (NC_WIN - 1)][r] = nc_cell_value(nc_hash_b(col->c[r].h));
-    }
-    cc->lo = lo;
-    cc->hi = hi;
-}
 
 /* nc_grad_f on lanes, for offsets d (dims 2 or 3) */
 NV_FN void nv_cell_grad_f(int distance, int dims, const vd *d, vd F, vd *out)
@@ -98,8 +74,8 @@ typedef struct {
     vd D1, D2, d1[3], d2[3], cv1;
 } nv_win;
 
-NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz,
-                   double dy, double dz, double cv)
+NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz, vd dy,
+                   vd dz, vd cv)
 {
     /* dxs: the x offset or its negation (for the distance); dx: the offset
      * (for the gradient) */
@@ -117,194 +93,620 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
         w->D2 = vd_blend(m1, w->D1, vd_blend(m2, D, w->D2));
         if (want_grad) {
             w->d2[0] = vd_blend(m1, w->d1[0], vd_blend(m2, dx, w->d2[0]));
-            w->d2[1] = vd_blend(m1, w->d1[1], vd_blend(m2, vd_set1(dy), w->d2[1]));
+            w->d2[1] = vd_blend(m1, w->d1[1], vd_blend(m2, dy, w->d2[1]));
             if (d3)
-                w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, vd_set1(dz), w->d2[2]));
+                w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, dz, w->d2[2]));
         }
     }
     w->D1 = vd_blend(m1, D, w->D1);
     if (ret == NOISE_CELL) {
-        w->cv1 = vd_blend(m1, vd_set1(cv), w->cv1);
+        w->cv1 = vd_blend(m1, cv, w->cv1);
     } else if (want_grad) {
         w->d1[0] = vd_blend(m1, dx, w->d1[0]);
-        w->d1[1] = vd_blend(m1, vd_set1(dy), w->d1[1]);
+        w->d1[1] = vd_blend(m1, dy, w->d1[1]);
         if (d3)
-            w->d1[2] = vd_blend(m1, vd_set1(dz), w->d1[2]);
+            w->d1[2] = vd_blend(m1, dz, w->d1[2]);
     }
 }
 
-/* The prepared cell's candidates (nq of them) against the lanes' x
- * fractions; dist and ret are literals at each call of the dispatch
- * below, so each combination gets its own loop. */
-NV_FN void nv_cands(int dist, int ret, int want_grad, int d3, nv_win *w, vd fx, int nq, const vd *pcx,
-                    const vd *pyz, const double *pdy, const double *pdz, const double *pcv)
+/* A chunk's columns of cells, hashed NV_W columns at a time: column
+ * lo - 2 + c at index c; its cells of rows j - 1 .. j + 1 (and k - 1 ..
+ * k + 1) at r = (ez + 1) * 3 + ey + 1, in 2D also rows j - 2 (r = 3) and
+ * j + 2 (r = 4) when a lane needs ring 2; as nc_column computes them: the
+ * candidate's x position (double)e + o for e = -1, 0, 1, the y(z) distance
+ * term, and the offsets and cell value where they are used. */
+#define NC_CHUNK 128
+#define NC_COLS (NC_CHUNK + 16)
+typedef struct {
+    double cx[3][9][NC_COLS + NV_W]; /* [e + 1][r][c] */
+    double yz[9][NC_COLS + NV_W], dy[9][NC_COLS + NV_W], dz[9][NC_COLS + NV_W], cv[9][NC_COLS + NV_W];
+} nv_ccols;
+
+/* nc_offset on lanes */
+NV_FN vd nv_cell_offset(vi bits, vd jitter)
+{
+    vd r = vd_mul(vi_to_vd(bits), vd_set1(0x1p-16));
+    return vd_add(vd_set1(0.5), vd_mul(jitter, vd_sub(r, vd_set1(0.5))));
+}
+
+/* nc_term and nc_comb on lanes */
+NV_FN vd nv_cell_term(int dist, vd d) { return dist == NOISE_EUCLIDEAN ? vd_mul(d, d) : vd_abs(d); }
+NV_FN vd nv_cell_comb(int dist, vd a, vd b) { return dist == NOISE_CHEBYSHEV ? vd_max(a, b) : vd_add(a, b); }
+
+/* nc_cell_value(h2) on lanes */
+NV_FN vd nv_cell_value(vi h2)
+{
+    vd b = vi_to_vd(vi_shr(h2, 16));
+    return vd_sub(vd_mul(vd_div(b, vd_set1(65535.0)), vd_set1(2.0)), vd_set1(1.0));
+}
+
+/* Cell indices i - r .. i + r hash by their low words (nl_eat64 eats the
+ * high word only outside the int32 range). */
+NV_FN int nv_cell_i32(uint64_t i, int r)
+{
+    return (int64_t)i >= (int64_t)INT32_MIN + r && (int64_t)i <= (int64_t)INT32_MAX - r;
+}
+
+/* Row r of the columns a0 .. a0 + n_cols - 1 (low words): the cells at
+ * rows j + ey (and k + ez). */
+NV_FN void nv_ccols_row(nv_ccols *cc, const ne_cell *C, uint32_t s, int d3, int want_grad, uint32_t a0, int n_cols,
+                        uint64_t j, uint64_t kk, double fy, double fz, int r, int ey, int ez)
+{
+    int dist = C->distance, cell = C->ret == NOISE_CELL;
+    vd jit = vd_set1(C->jitter), vfy = vd_set1(fy), vfz = vd_set1(fz), one = vd_set1(1.0), mone = vd_set1(-1.0);
+    vi vs = vi_set1((int)s), vey = vi_set1((int)((uint32_t)(j + (uint64_t)(int64_t)ey) * NL_PRIME_C));
+    vi vez = vi_set1((int)((uint32_t)(kk + (uint64_t)(int64_t)ez) * NL_PRIME_C));
+    for (int c = 0; c < n_cols; c += NV_W) {
+        /* nc_hash2 / nc_hash3: eat(eat(seed, a), b)[, c], avalanche */
+        vi h = nv_eat_sum(vi_add(nv_eat(vs, vi_add(vi_set1((int)(a0 + (uint32_t)c)), vi_iota())), vey));
+        if (d3)
+            h = nv_eat_sum(vi_add(h, vez));
+        h = nv_avalanche(h);
+        vd ox = nv_cell_offset(vi_and(h, vi_set1(0xffff)), jit);
+        vd dy = vd_sub(vd_add(vd_set1((double)ey), nv_cell_offset(vi_shr(h, 16), jit)), vfy);
+        vd yz = nv_cell_term(dist, dy), dz = vd_zero();
+        vi h2 = h;
+        if (d3 || cell)
+            h2 = nv_avalanche(vi_add(h, vi_set1((int)NL_PRIME_A)));
+        if (d3) {
+            dz = vd_sub(vd_add(vd_set1((double)ez), nv_cell_offset(vi_and(h2, vi_set1(0xffff)), jit)), vfz);
+            yz = nv_cell_comb(dist, yz, nv_cell_term(dist, dz));
+        }
+        vd_storeu(&cc->cx[0][r][c], vd_add(mone, ox));
+        vd_storeu(&cc->cx[1][r][c], vd_add(vd_zero(), ox));
+        vd_storeu(&cc->cx[2][r][c], vd_add(one, ox));
+        vd_storeu(&cc->yz[r][c], yz);
+        if (want_grad) {
+            vd_storeu(&cc->dy[r][c], dy);
+            vd_storeu(&cc->dz[r][c], dz);
+        }
+        if (cell)
+            vd_storeu(&cc->cv[r][c], nv_cell_value(h2));
+    }
+}
+
+/* The candidates of lanes that share one cell (column index c: e = -1 at
+ * c - 1), in key order. Values alone: the least distance (and the second)
+ * by min and max, whose results do not depend on the order, one running
+ * pair per column merged at the end. */
+NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd fx, const nv_ccols *cc, int c)
+{
+    int nzy = d3 ? 9 : 3, need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    if (!want_grad && ret != NOISE_CELL) {
+        vd a[3], b[3];
+#pragma GCC unroll 9
+        for (int r = 0; r < nzy; r++)
+#pragma GCC unroll 3
+            for (int e = 0; e < 3; e++) {
+                vd dxs = vd_sub(fx, vd_set1(cc->cx[e][r][c - 1 + e]));
+                vd D = nv_cell_comb(dist, nv_cell_term(dist, dxs), vd_set1(cc->yz[r][c - 1 + e]));
+                if (need2)
+                    b[e] = r == 0 ? vd_set1(INFINITY) : vd_min(b[e], vd_max(a[e], D));
+                a[e] = r == 0 ? D : vd_min(a[e], D);
+            }
+        w->D1 = vd_min(vd_min(a[0], a[1]), a[2]);
+        if (need2) {
+            /* the second least of the union of three sorted pairs */
+            vd m01 = vd_min(vd_max(a[0], a[1]), vd_min(b[0], b[1])), l01 = vd_min(a[0], a[1]);
+            w->D2 = vd_min(vd_max(l01, a[2]), vd_min(m01, b[2]));
+        }
+        return;
+    }
+    for (int r = 0; r < nzy; r++)
+        for (int e = 0; e < 3; e++) {
+            vd cx = vd_set1(cc->cx[e][r][c - 1 + e]), dxs = vd_sub(fx, cx);
+            nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(cx, fx) : dxs,
+                    vd_set1(cc->yz[r][c - 1 + e]), vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
+                    vd_set1(want_grad && d3 ? cc->dz[r][c - 1 + e] : 0.0),
+                    vd_set1(ret == NOISE_CELL ? cc->cv[r][c - 1 + e] : 0.0));
+        }
+}
+
+#define NV_ONE_CASE(D, R)                                                                     \
+    case (D) * NOISE_RETURN_COUNT + (R):                                                      \
+        nv_cell_one(D, R, want_grad, d3, &w, fx, cc, c);                                      \
+        break;
+#define NV_ONE_DIST(D) NV_ONE_CASE(D, NOISE_F1) NV_ONE_CASE(D, NOISE_F2) NV_ONE_CASE(D, NOISE_F2_F1) NV_ONE_CASE(D, NOISE_CELL)
+
+/* The candidates of the rows rs[0 .. nr) (in key order) and the columns
+ * q0 .. q1 around lanes whose cells are at column index lc, in key order. */
+NV_FN void nv_cell_window(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd fx, vd lc,
+                          const nv_ccols *cc, const int *rs, int nr, int q0, int q1)
+{
+    for (int ri = 0; ri < nr; ri++) {
+        int r = rs[ri];
+        for (int q = q0; q <= q1; q++) {
+            vd dx = vd_sub(vd_add(vd_sub(vd_set1((double)q), lc), vd_set1(cc->cx[1][r][q])), fx);
+            nv_cand(dist, need2, want_grad, ret, d3, w, dx, dx, vd_set1(cc->yz[r][q]),
+                    vd_set1(want_grad ? cc->dy[r][q] : 0.0), vd_set1(want_grad && d3 ? cc->dz[r][q] : 0.0),
+                    vd_set1(ret == NOISE_CELL ? cc->cv[r][q] : 0.0));
+        }
+    }
+}
+
+/* The smallest distance of the ring at largest offset rr (nc_ring_bound)
+ * on lanes, with its y(z) part myz. */
+NV_FN vd nv_cell_ring(const ne_cell *C, int rr, vd fx, double myz)
+{
+    vd gp = vd_sub(vd_set1((double)rr + C->lo), fx), gn = vd_sub(fx, vd_set1((double)-rr + C->hi));
+    vd m = vd_min(vd_min(gp, gn), vd_set1(myz));
+    return C->distance == NOISE_EUCLIDEAN ? vd_mul(m, m) : m;
+}
+
+/* nc_ring_bound's y and z part */
+NV_FN double nv_cell_ring_yz(const ne_cell *C, int dims, int rr, const double *fyz)
+{
+    double m = INFINITY;
+    for (int a = 1; a < dims; a++) {
+        double gp = nc_gap(C, rr, fyz[a]), gn = nc_gap(C, -rr, fyz[a]);
+        m = gp < m ? gp : m;
+        m = gn < m ? gn : m;
+    }
+    return m;
+}
+
+/* nc_finish on lanes: the value and the noise-space gradient */
+NV_FN void nv_cell_finish(int dist, int ret, int want_grad, int dims, const nv_win *w, double scale, vd *val, vd *gv)
 {
     int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
-    /* fx - (e + o) is -((e + o) - fx) but for the sign of a zero, which
-     * the distance terms do not see; the gradient takes (e + o) - fx */
-#pragma GCC unroll 9
-    for (int q = 0; q < nq; q++) {
-        vd dxs = vd_sub(fx, pcx[q]);
-        nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(pcx[q], fx) : dxs, pyz[q], pdy[q], pdz[q],
-                pcv[q]);
+    vd zero = vd_zero(), one = vd_set1(1.0), vscale = vd_set1(scale);
+    vd F1 = dist == NOISE_EUCLIDEAN && ret != NOISE_F2 && ret != NOISE_CELL ? vd_sqrt(w->D1) : w->D1, F2 = zero;
+    if (need2)
+        F2 = dist == NOISE_EUCLIDEAN ? vd_sqrt(w->D2) : w->D2;
+    if (ret == NOISE_F1)
+        *val = vd_sub(vd_mul(F1, vscale), one);
+    else if (ret == NOISE_F2)
+        *val = vd_sub(vd_mul(F2, vscale), one);
+    else if (ret == NOISE_F2_F1)
+        *val = vd_sub(vd_mul(vd_sub(F2, F1), vscale), one);
+    else
+        *val = w->cv1;
+    if (want_grad && ret != NOISE_CELL) {
+        vd g1[3] = { zero, zero, zero }, g2[3] = { zero, zero, zero };
+        if (ret != NOISE_F2)
+            nv_cell_grad_f(dist, dims, w->d1, F1, g1);
+        if (need2)
+            nv_cell_grad_f(dist, dims, w->d2, F2, g2);
+        for (int a = 0; a < dims; a++)
+            gv[a] = ret == NOISE_F1 ? vd_mul(g1[a], vscale)
+                  : ret == NOISE_F2 ? vd_mul(g2[a], vscale) : vd_mul(vd_sub(g2[a], g1[a]), vscale);
     }
 }
 
-#define NV_CANDS_CASE(D, R)                                                                   \
-    case (D) * NOISE_RETURN_COUNT + (R):                                                      \
-        nv_cands(D, R, want_grad, d3, &w, fx, 3 * nzy, pcx, pyz, pdy, pdz, pcv);              \
+/* A row (and octave) of a layer, and its chunk's columns. */
+typedef struct {
+    const ne_cell *C;
+    int d3, want_grad;
+    uint32_t seed, s, per;
+    double f, qy, qt;     /* the octave's frequency; y and t in noise units */
+    uint64_t j, kk;       /* their cells */
+    double fyz[3];        /* and fractions (fyz[1], fyz[2]) */
+    double myz2, myz3;    /* the y(z) parts of the ring-2 and ring-3 bounds */
+    nv_ccols *cc;         /* the chunk's columns (shared chunks) */
+    double lo;            /* the chunk's first cell: column index 2 */
+    uint32_t a0;          /* the low word of column index 0 */
+    int n_cols, ring2;    /* columns; rows j +- 2 present (2D) */
+} nv_crow;
+
+/* The exact search (nc_eval) for the lanes of x (noise units) whose ok is
+ * 0, into V and G. */
+static NV_TARGET __attribute__((noinline)) void nv_cell_exact(const nv_crow *R, const double *x, const double *ok,
+                                                               int m, double *V, double (*G)[NV_W])
+{
+    int dims = R->d3 ? 3 : 2;
+    for (int l = 0; l < m; l++)
+        if (ok[l] == 0.0) {
+            double gd[3] = { 0, 0, 0 };
+            V[l] = nc_eval(R->C, R->seed, R->per, R->d3, x[l], R->qy, R->qt, R->want_grad, gd);
+            for (int a = 0; a < dims; a++)
+                G[a][l] = gd[a];
+        }
+}
+
+/* Lanes of a shared chunk's vector that the 3 x 3 (x 3) candidates do not
+ * settle (ok): in 2D the 5 x 5 cells around each lane, from the start in
+ * key order, and the ring-3 bound (always met in 2D); what remains, the
+ * exact search. */
+static NV_TARGET __attribute__((noinline)) void nv_cell_slow(nv_crow *R, const double *x, vd fx, vd lc, int cmin,
+                                                              int cmax, vm ok, vd *val, vd *gv)
+{
+    const ne_cell *C = R->C;
+    int dims = R->d3 ? 3 : 2, need2 = C->need2, dist = C->distance, ret = C->ret, want_grad = R->want_grad;
+    vd zero = vd_zero(), one = vd_set1(1.0), inf = vd_set1(INFINITY);
+    if (!R->d3) {
+        static const int rows5[5] = { 3, 0, 1, 2, 4 };
+        if (!R->ring2) {
+            nv_ccols_row(R->cc, C, R->s, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 3, -2, 0);
+            nv_ccols_row(R->cc, C, R->s, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 4, 2, 0);
+            R->ring2 = 1;
+        }
+        nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+        nv_cell_window(dist, need2, want_grad, ret, 0, &w, fx, lc, R->cc, rows5, 5, cmin - 2, cmax + 2);
+        vd v5, g5[3] = { zero, zero, zero };
+        nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, &v5, g5);
+        /* lanes already settled keep their numbers (the same ones) */
+        *val = vd_blend(ok, *val, v5);
+        for (int a = 0; a < dims; a++)
+            gv[a] = vd_blend(ok, gv[a], g5[a]);
+        ok = vm_or(ok, vd_gt(nv_cell_ring(C, 3, fx, R->myz3), need2 ? w.D2 : w.D1));
+        if (vm_all(ok))
+            return;
+    }
+    double OK[NV_W], V[NV_W], G[3][NV_W];
+    vd_storeu(OK, vd_blend(ok, one, zero));
+    vd_storeu(V, *val);
+    for (int a = 0; a < dims; a++)
+        vd_storeu(G[a], gv[a]);
+    nv_cell_exact(R, x, OK, NV_W, V, G);
+    *val = vd_loadu(V);
+    for (int a = 0; a < dims; a++)
+        gv[a] = vd_loadu(G[a]);
+}
+
+/* The emit of a row's vector: floats (one clamped octave), 2D or 3D
+ * doubles. */
+NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val,
+                        const vd *gv, double *v, ne_grad g, float *fv, float *fg)
+{
+    if (to_float) {
+        /* val < -1 ? -1 : val > 1 ? 1 : val */
+        val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), val));
+        nv_emit(want_grad, 1, L, 0, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
+    } else if (!d3) {
+        nv_emit(want_grad, 0, L, k, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
+    } else {
+        double V[NV_W], G[3][NV_W];
+        vd_storeu(V, val);
+        for (int a = 0; a < 3; a++)
+            vd_storeu(G[a], gv[a]);
+        for (int l = 0; l < m; l++) {
+            v[i + l] = V[l];
+            if (want_grad)
+                for (int a = 0; a < 3; a++)
+                    g[a][i + l] = G[a][l];
+        }
+    }
+}
+
+/* ---- points: every lane its own cells ---- */
+
+/* The cells at offsets -rr .. rr (3D: -1 .. 1 in t) around lanes at cells
+ * (ix, iy[, iz]) (int32, and so are their neighbours) with fractions fx,
+ * fy[, fz]: hashed lane by lane, in key order. */
+NV_FN void nv_cell_lanes(int dist, int ret, int want_grad, int d3, const ne_cell *C, uint32_t s, int rr, vi ix,
+                         vi iy, vi iz, vd fx, vd fy, vd fz, nv_win *w)
+{
+    int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    vd jit = vd_set1(C->jitter), zero = vd_zero();
+    vi vs = vi_set1((int)s), iyc = nv_mulc(iy), izc = nv_mulc(iz), low = vi_set1(0xffff);
+    vi sa[5];
+    for (int ex = -rr; ex <= rr; ex++)
+        sa[ex + rr] = nv_eat(vs, vi_add(ix, vi_set1(ex)));
+    int rz = d3 ? 1 : 0;
+    for (int ez = -rz; ez <= rz; ez++) {
+        /* (iz + ez) * PRIME_C, (iy + ey) * PRIME_C: the products wrap as the scalar's do */
+        vi zc = vi_add(izc, vi_set1((int)((uint32_t)ez * NL_PRIME_C)));
+        for (int ey = -rr; ey <= rr; ey++) {
+            vi yc = vi_add(iyc, vi_set1((int)((uint32_t)ey * NL_PRIME_C)));
+            for (int ex = -rr; ex <= rr; ex++) {
+                vi h = nv_eat_sum(vi_add(sa[ex + rr], yc));
+                if (d3)
+                    h = nv_eat_sum(vi_add(h, zc));
+                h = nv_avalanche(h);
+                vd dx = vd_sub(vd_add(vd_set1((double)ex), nv_cell_offset(vi_and(h, low), jit)), fx);
+                vd dy = vd_sub(vd_add(vd_set1((double)ey), nv_cell_offset(vi_shr(h, 16), jit)), fy);
+                vd yz = nv_cell_term(dist, dy), dz = zero, cv = zero;
+                vi h2 = h;
+                if (d3 || ret == NOISE_CELL)
+                    h2 = nv_avalanche(vi_add(h, vi_set1((int)NL_PRIME_A)));
+                if (d3) {
+                    dz = vd_sub(vd_add(vd_set1((double)ez), nv_cell_offset(vi_and(h2, low), jit)), fz);
+                    yz = nv_cell_comb(dist, yz, nv_cell_term(dist, dz));
+                }
+                if (ret == NOISE_CELL)
+                    cv = nv_cell_value(h2);
+                nv_cand(dist, need2, want_grad, ret, d3, w, dx, dx, yz, dy, dz, cv);
+            }
+        }
+    }
+}
+
+/* nc_ring_bound on lanes whose every coordinate varies */
+NV_FN vd nv_cell_ring3(const ne_cell *C, int dims, int rr, const vd *f)
+{
+    vd m = vd_set1(INFINITY), vp = vd_set1((double)rr + C->lo), vn = vd_set1((double)-rr + C->hi);
+    for (int a = 0; a < dims; a++)
+        m = vd_min(m, vd_min(vd_sub(vp, f[a]), vd_sub(f[a], vn)));
+    return C->distance == NOISE_EUCLIDEAN ? vd_mul(m, m) : m;
+}
+
+/* Lanes with floors fl whose cells -r .. r around are int32 indices */
+NV_FN vm nv_cell_in(vd fl, int r)
+{
+    return vm_and(vd_ge(fl, vd_set1(-2147483648.0 + r)), vd_le(fl, vd_set1(2147483647.0 - r)));
+}
+
+/* The lanes of a points vector the 3 x 3 (x 3) cells do not settle (ok):
+ * in 2D the 5 x 5 cells and the ring-3 bound; then nc_eval. q: the noise
+ * coordinates (x, y, t) of each lane. */
+static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *C, uint32_t seed, int d3,
+                                                                  int want_grad, const vd *q, const vd *fl,
+                                                                  const vd *fr, vm in, vm ok, vd *val, vd *gv)
+{
+    int dims = d3 ? 3 : 2, need2 = C->need2, dist = C->distance, ret = C->ret;
+    vd zero = vd_zero(), one = vd_set1(1.0), inf = vd_set1(INFINITY);
+    if (!d3) {
+        vm in2 = vm_and(nv_cell_in(fl[0], 2), nv_cell_in(fl[1], 2));
+        nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+        nv_cell_lanes(dist, ret, want_grad, 0, C, nl_seed(seed), 2, vd_to_vi(fl[0]), vd_to_vi(fl[1]), vi_set1(0),
+                      fr[0], fr[1], zero, &w);
+        vd v5, g5[3] = { zero, zero, zero };
+        nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, &v5, g5);
+        *val = vd_blend(ok, *val, v5);
+        for (int a = 0; a < dims; a++)
+            gv[a] = vd_blend(ok, gv[a], g5[a]);
+        ok = vm_or(ok, vm_and(in2, vd_gt(nv_cell_ring3(C, 2, 3, fr), need2 ? w.D2 : w.D1)));
+        if (vm_all(ok))
+            return;
+    }
+    (void)in;
+    double OK[NV_W], V[NV_W], G[3][NV_W], Q[3][NV_W];
+    vd_storeu(OK, vd_blend(ok, one, zero));
+    vd_storeu(V, *val);
+    for (int a = 0; a < dims; a++) {
+        vd_storeu(G[a], gv[a]);
+        vd_storeu(Q[a], q[a]);
+    }
+    for (int l = 0; l < NV_W; l++)
+        if (OK[l] == 0.0) {
+            double gd[3] = { 0, 0, 0 };
+            V[l] = nc_eval(C, seed, 0, d3, Q[0][l], Q[1][l], d3 ? Q[2][l] : 0.0, want_grad, gd);
+            for (int a = 0; a < dims; a++)
+                G[a][l] = gd[a];
+        }
+    *val = vd_loadu(V);
+    for (int a = 0; a < dims; a++)
+        gv[a] = vd_loadu(G[a]);
+}
+
+/* One vector of points at noise coordinates q (x, y[, t]): the value and
+ * the noise-space gradient, as nc_eval. */
+NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_cell *C, uint32_t seed, const vd *q,
+                           vd *val, vd *gv)
+{
+    int dims = d3 ? 3 : 2, need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    vd zero = vd_zero(), inf = vd_set1(INFINITY), fl[3] = { zero, zero, zero }, fr[3] = { zero, zero, zero };
+    vm in = vd_eq(zero, zero);
+    for (int a = 0; a < dims; a++) {
+        fl[a] = vd_floor(q[a]);
+        fr[a] = vd_add(vd_sub(q[a], fl[a]), zero);
+        in = vm_and(in, nv_cell_in(fl[a], 1));
+    }
+    /* lanes outside the int32 cells hash garbage here and take nc_eval */
+    vi ix = vd_to_vi(vd_blend(in, fl[0], zero)), iy = vd_to_vi(vd_blend(in, fl[1], zero));
+    vi iz = d3 ? vd_to_vi(vd_blend(in, fl[2], zero)) : vi_set1(0);
+    nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
+    nv_cell_lanes(dist, ret, want_grad, d3, C, nl_seed(seed), 1, ix, iy, iz, fr[0], fr[1], fr[2], &w);
+    gv[0] = gv[1] = gv[2] = zero;
+    nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, val, gv);
+    vm ok = vm_and(in, vd_gt(nv_cell_ring3(C, dims, 2, fr), need2 ? w.D2 : w.D1));
+    if (!vm_all(ok)) {
+        vd sv = *val, sg[3] = { gv[0], gv[1], gv[2] };
+        nv_cell_pts_slow(C, seed, d3, want_grad, q, fl, fr, in, ok, &sv, sg);
+        *val = sv;
+        for (int a = 0; a < 3; a++)
+            gv[a] = sg[a];
+    }
+}
+
+#define NV_PTS_CASE(D, RET)                                                                                   \
+    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
+        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, q, &val, gv);                                         \
         break;
-#define NV_CANDS_DIST(D) \
-    NV_CANDS_CASE(D, NOISE_F1) NV_CANDS_CASE(D, NOISE_F2) NV_CANDS_CASE(D, NOISE_F2_F1) NV_CANDS_CASE(D, NOISE_CELL)
+#define NV_PTS_DIST(D) NV_PTS_CASE(D, NOISE_F1) NV_PTS_CASE(D, NOISE_F2) NV_PTS_CASE(D, NOISE_F2_F1) NV_PTS_CASE(D, NOISE_CELL)
+
+/* Octave k of a layer at n points (xs[i], ys[i]), or along a row at y
+ * when ys is NULL (xs in noise units already when noise_x), and t: the
+ * values and noise-space gradients into v, g from index i0 (to_float 1: a
+ * finished one-octave row into fv, fg, as nc_row). */
+NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                          const double *ys, int noise_x, double y, double t, int i0, double *v, ne_grad g,
+                          float *fv, float *fg)
+{
+    const ne_cell *C = &L->cell;
+    uint32_t seed = L->seed[k];
+    double f = L->freq[k];
+    vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
+    for (int i = 0; i < n; i += NV_W) {
+        int m = n - i < NV_W ? n - i : NV_W;
+        vd q[3], val, gv[3];
+        if (m == NV_W) {
+            q[0] = vd_loadu(xs + i);
+            q[1] = ys ? vd_mul(vd_loadu(ys + i), vf) : qy;
+        } else {
+            double X[NV_W], Y[NV_W];
+            for (int l = 0; l < NV_W; l++) {
+                X[l] = xs[i + (l < m ? l : m - 1)];
+                Y[l] = ys ? ys[i + (l < m ? l : m - 1)] : 0.0;
+            }
+            q[0] = vd_loadu(X);
+            q[1] = ys ? vd_mul(vd_loadu(Y), vf) : qy;
+        }
+        if (!noise_x)
+            q[0] = vd_mul(q[0], vf);
+        q[2] = qt;
+        switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
+            NV_PTS_DIST(NOISE_EUCLIDEAN)
+            NV_PTS_DIST(NOISE_MANHATTAN)
+            NV_PTS_DIST(NOISE_CHEBYSHEV)
+        default: val = gv[0] = gv[1] = gv[2] = vd_zero(); break;
+        }
+        nv_cell_emit(d3, want_grad, to_float, L, k, i0 + i, m, val, gv, v, g, fv, fg);
+    }
+}
+
+/* The vectors of a shared chunk (samples c0 .. c0 + mc - 1 at X, noise
+ * units), for one distance and return (literals at each call). */
+NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, const ne_layer *L, int k, nv_crow *R,
+                        const double *X, double x0, double step, int c0, int mc, double *v, ne_grad g, float *fv,
+                        float *fg)
+{
+    static const int rows3[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+    int dims = d3 ? 3 : 2, nzy = d3 ? 9 : 3, need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+    const nv_ccols *cc = R->cc;
+    vd zero = vd_zero(), inf = vd_set1(INFINITY), vlo = vd_set1(R->lo - 2.0);
+    for (int i = 0; i < mc; i += NV_W) {
+        int m = mc - i < NV_W ? mc - i : NV_W;
+        /* X, or sample c0 + i + l at (x0 + (c0 + i + l) * step) * f */
+        vd x = X ? vd_loadu(X + i) : vd_mul(nv_row_x(NULL, x0, step, c0 + i, 0), vd_set1(R->f));
+        vd fl = vd_floor(x), fx = vd_add(vd_sub(x, fl), zero);
+        vd lc = vd_sub(fl, vlo); /* the lane's cell's column index */
+        vi idx = vd_to_vi(lc);
+        int c = vi_first(idx), cmin = c, cmax = c;
+        nv_win w;
+        w.D1 = w.D2 = inf;
+        if (want_grad || ret == NOISE_CELL) {
+            w.cv1 = zero;
+            for (int a = 0; a < 3; a++)
+                w.d1[a] = w.d2[a] = zero;
+        }
+        if (vi_all_eq(idx, c)) {
+            nv_cell_one(dist, ret, want_grad, d3, &w, fx, cc, c);
+        } else {
+            cmin = (int)vd_hmin(lc);
+            cmax = (int)vd_hmax(lc);
+            nv_cell_window(dist, need2, want_grad, ret, d3, &w, fx, lc, cc, rows3, nzy, cmin - 1, cmax + 1);
+        }
+        vd val, gv[3] = { zero, zero, zero };
+        nv_cell_finish(dist, ret, want_grad, dims, &w, R->C->scale, &val, gv);
+        vm ok = vd_gt(nv_cell_ring(R->C, 2, fx, R->myz2), need2 ? w.D2 : w.D1);
+        if (!vm_all(ok)) {
+            /* copies: the addresses of val and gv stay in this block */
+            vd sv = val, sg[3] = { gv[0], gv[1], gv[2] };
+            double XS[NV_W];
+            vd_storeu(XS, x);
+            nv_cell_slow(R, XS, fx, lc, cmin, cmax, ok, &sv, sg);
+            val = sv;
+            for (int a = 0; a < 3; a++)
+                gv[a] = sg[a];
+        }
+        nv_cell_emit(d3, want_grad, to_float, L, k, c0 + i, m, val, gv, v, g, fv, fg);
+    }
+}
+
+#define NV_VECS_CASE(D, RET)                                                                                  \
+    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
+        nv_cell_vecs(D, RET, d3, want_grad, to_float, L, k, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg); \
+        break;
+#define NV_VECS_DIST(D) \
+    NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
 
 /* One row of cellular noise, as nc_row (to_float 0: doubles, 1: a finished
- * one-octave fbm row in floats). A vector whose lanes share one cell (most,
- * at several samples per cell) takes the 3 x 3 (x 3) cells prepared once
- * per cell, e + o already added; the others the window of columns. */
+ * one-octave fbm row in floats). The row is taken in chunks; a chunk whose
+ * cells are int32 indices and few enough has its columns hashed NV_W at a
+ * time; a vector whose lanes share one cell (most, at several samples per
+ * cell) takes its 3 x 3 (x 3) candidates from them by broadcasts, one
+ * spanning more cells the window of columns around them. In 2D, lanes the
+ * ring-2 bound does not settle take the 5 x 5 cells around them the same
+ * way (and with the ring-3 bound, always met in 2D, the exact search). */
 NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                        double x0, double step, double y, double t, double *v, ne_grad g, float *fv, float *fg)
 {
     const ne_cell *C = &L->cell;
-    int dims = d3 ? 3 : 2, nzy = d3 ? 9 : 3, dist = C->distance, need2 = C->need2, ret = C->ret;
-    double f = L->freq[k], fyz[3] = { 0, 0, 0 };
-    uint64_t j = nl_floor(y * f, &fyz[1]), kk = 0;
-    if (d3)
-        kk = nl_floor(t * f, &fyz[2]);
-    uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
-    double myz = INFINITY;
-    for (int a = 1; a < dims; a++) {
-        double gp = nc_gap(C, 2, fyz[a]), gn = nc_gap(C, -2, fyz[a]);
-        myz = gp < myz ? gp : myz;
-        myz = gn < myz ? gn : myz;
-    }
-    vd vf = vd_set1(f), vscale = vd_set1(C->scale), one = vd_set1(1.0), zero = vd_zero();
-    vd gp2 = vd_set1(2.0 + C->lo), gn2 = vd_set1(-2.0 + C->hi), vmyz = vd_set1(myz);
-    vd big = vd_set1(4503599627370496.0), inf = vd_set1(INFINITY);
-    nv_cols cc;
-    cc.lo = cc.hi = 0;
-    /* the prepared cell: its 3 x 3 (x 3) candidates in key order */
-    double pcell = NAN, pdy[27] = { 0 }, pdz[27] = { 0 }, pcv[27] = { 0 };
-    vd pcx[27], pyz[27];
-    vd vpcell = vd_set1(NAN);
-    for (int i = 0; i < n; i += NV_W) {
-        int m = n - i < NV_W ? n - i : NV_W;
-        vd x = vd_mul(nv_row_x(xs, x0, step, i, n), vf);
-        vd fl = vd_floor(x);
-        vm ok = vd_eq(zero, one); /* no lane */
-        vd val = zero, gv[3] = { zero, zero, zero };
-        /* every lane in the prepared cell (then below 2^52 too), or the
-         * lanes' range of cells */
-        int in_p = vm_all(vd_eq(fl, vpcell));
-        double fl0 = in_p ? pcell : vd_hmin(fl), span = in_p ? 0.0 : vd_hmax(fl) - fl0;
-        if (in_p || (vm_all(vd_lt(vd_abs(x), big)) && span <= NC_SPAN)) {
-            /* every lane's cell is in fl0 .. fl0 + span, below 2^52 */
-            uint64_t i0 = (uint64_t)(int64_t)fl0; /* as nl_floor gives it */
-            vd fx = vd_add(vd_sub(x, fl), vd_zero());
-            nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
-            if (span == 0) {
-                if (fl0 != pcell) {
-                    nv_cols_need(&cc, C, s, per, d3, i0 - 1, 3, j, kk, fyz[1], fyz[2]);
-                    for (int c = 0; c < 3; c++) {
-                        const nc_col *col = nv_col(&cc, i0 - 1 + (uint64_t)c);
-                        for (int r = 0; r < nzy; r++) {
-                            int q = r * 3 + c;
-                            pcx[q] = vd_set1((double)(c - 1) + col->c[r].ox);
-                            pyz[q] = vd_set1(col->c[r].yz);
-                            if (want_grad) {
-                                pdy[q] = col->c[r].dy;
-                                pdz[q] = col->c[r].dz;
-                            }
-                            if (ret == NOISE_CELL)
-                                pcv[q] = nv_col_cv(&cc, i0 - 1 + (uint64_t)c)[r];
-                        }
-                    }
-                    pcell = fl0;
-                    vpcell = vd_set1(pcell);
-                }
-                switch (dist * NOISE_RETURN_COUNT + ret) {
-                    NV_CANDS_DIST(NOISE_EUCLIDEAN)
-                    NV_CANDS_DIST(NOISE_MANHATTAN)
-                    NV_CANDS_DIST(NOISE_CHEBYSHEV)
-                default: break;
-                }
-            } else {
-                int wc = (int)span + 3;
-                nv_cols_need(&cc, C, s, per, d3, i0 - 1, wc, j, kk, fyz[1], fyz[2]);
-                vd cl = vd_add(vd_sub(fl, vd_set1(fl0)), one); /* the lane's cell's column in the window */
-                vd ex[NC_WIN];
-                for (int c = 0; c < wc; c++)
-                    ex[c] = vd_sub(vd_set1((double)c), cl);
-                for (int r = 0; r < nzy; r++)
-                    for (int c = 0; c < wc; c++) {
-                        const nc_cc *q = &nv_col(&cc, i0 - 1 + (uint64_t)c)->c[r];
-                        vd dx = vd_sub(vd_add(ex[c], vd_set1(q->ox)), fx);
-                        nv_cand(dist, need2, want_grad, ret, d3, &w, dx, dx, vd_set1(q->yz), q->dy, q->dz,
-                                nv_col_cv(&cc, i0 - 1 + (uint64_t)c)[r]);
-                    }
-            }
-            /* the ring-2 bound of each lane against what it needs */
-            vd mb = vd_min(vd_min(vd_sub(gp2, fx), vd_sub(fx, gn2)), vmyz);
-            vd mD = dist == NOISE_EUCLIDEAN ? vd_mul(mb, mb) : mb;
-            ok = vd_gt(mD, need2 ? w.D2 : w.D1);
-            /* nc_finish on lanes */
-            vd F1 = dist == NOISE_EUCLIDEAN && ret != NOISE_F2 && ret != NOISE_CELL ? vd_sqrt(w.D1) : w.D1, F2 = zero;
-            if (need2)
-                F2 = dist == NOISE_EUCLIDEAN ? vd_sqrt(w.D2) : w.D2;
-            if (ret == NOISE_F1)
-                val = vd_sub(vd_mul(F1, vscale), one);
-            else if (ret == NOISE_F2)
-                val = vd_sub(vd_mul(F2, vscale), one);
-            else if (ret == NOISE_F2_F1)
-                val = vd_sub(vd_mul(vd_sub(F2, F1), vscale), one);
-            else
-                val = w.cv1;
-            if (want_grad && ret != NOISE_CELL) {
-                vd g1[3] = { zero, zero, zero }, g2[3] = { zero, zero, zero };
-                if (ret != NOISE_F2)
-                    nv_cell_grad_f(dist, dims, w.d1, F1, g1);
-                if (need2)
-                    nv_cell_grad_f(dist, dims, w.d2, F2, g2);
-                for (int a = 0; a < dims; a++)
-                    gv[a] = ret == NOISE_F1 ? vd_mul(g1[a], vscale)
-                          : ret == NOISE_F2 ? vd_mul(g2[a], vscale) : vd_mul(vd_sub(g2[a], g1[a]), vscale);
-            }
-        }
-        if (!vm_all(ok)) {
-            /* lanes the candidates do not settle: the exact search */
-            double X[NV_W], OK[NV_W], V[NV_W], G[3][NV_W];
-            vd_storeu(X, x);
-            vd_storeu(OK, vd_blend(ok, one, zero));
-            vd_storeu(V, val);
-            for (int a = 0; a < dims; a++)
-                vd_storeu(G[a], gv[a]);
-            for (int l = 0; l < m; l++)
-                if (OK[l] == 0.0) {
-                    double gd[3] = { 0, 0, 0 };
-                    V[l] = nc_eval(C, seed, per, d3, X[l], y * f, t * f, want_grad, gd);
-                    for (int a = 0; a < dims; a++)
-                        G[a][l] = gd[a];
-                }
-            val = vd_loadu(V);
-            for (int a = 0; a < dims; a++)
-                gv[a] = vd_loadu(G[a]);
-        }
-        if (to_float) {
-            val = vd_blend(vd_lt(val, vd_set1(-1.0)), vd_set1(-1.0), vd_blend(vd_gt(val, one), one, val));
-            nv_emit(want_grad, 1, L, 0, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
-        } else if (!d3) {
-            nv_emit(want_grad, 0, L, k, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
+    int dims = d3 ? 3 : 2, nz = d3 ? 3 : 1;
+    double f = L->freq[k];
+    nv_ccols ccs;
+    nv_crow R;
+    memset(R.fyz, 0, sizeof R.fyz);
+    R.C = C;
+    R.d3 = d3;
+    R.want_grad = want_grad;
+    R.seed = L->seed[k];
+    R.s = nl_seed(R.seed);
+    R.per = L->period[k];
+    R.f = f;
+    R.qy = y * f;
+    R.qt = t * f;
+    R.j = nl_floor(R.qy, &R.fyz[1]);
+    R.kk = d3 ? nl_floor(R.qt, &R.fyz[2]) : 0;
+    R.myz2 = nv_cell_ring_yz(C, dims, 2, R.fyz);
+    R.myz3 = nv_cell_ring_yz(C, dims, 3, R.fyz);
+    R.cc = &ccs;
+    /* the rows hashed on the shared path (2D: and j +- 2) */
+    int rows_ok = d3 ? nv_cell_i32(R.j, 1) && nv_cell_i32(R.kk, 1) : nv_cell_i32(R.j, 2);
+    vd vf = vd_set1(f), zero = vd_zero(), inf = vd_set1(INFINITY);
+    vd xmin = vd_set1(-2147483646.0), xmax = vd_set1(2147483645.0);
+    /* samples at x0 + i * step: (x0 + i * step) * f grows with i (each
+     * rounding is monotonic), so a chunk's first and last vector lanes
+     * bound it */
+    int mono = !xs && step >= 0 && f > 0;
+    for (int c0 = 0; c0 < n; c0 += NC_CHUNK) {
+        int mc = n - c0 < NC_CHUNK ? n - c0 : NC_CHUNK, in;
+        double X[NC_CHUNK], lo, hi;
+        if (mono) {
+            int last = c0 + (mc + NV_W - 1) / NV_W * NV_W - 1;
+            double xa = (x0 + (double)c0 * step) * f, xb = (x0 + (double)last * step) * f;
+            in = xa >= -2147483646.0 && xb < 2147483645.0;
+            lo = floor(xa);
+            hi = floor(xb);
         } else {
-            double V[NV_W], G[3][NV_W];
-            vd_storeu(V, val);
-            for (int a = 0; a < 3; a++)
-                vd_storeu(G[a], gv[a]);
-            for (int l = 0; l < m; l++) {
-                v[i + l] = V[l];
-                if (want_grad)
-                    for (int a = 0; a < 3; a++)
-                        g[a][i + l] = G[a][l];
+            vd mn = inf, mx = vd_xor_sign(inf);
+            vm inv = vd_eq(zero, zero);
+            for (int i = 0; i < mc; i += NV_W) {
+                vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
+                vd_storeu(X + i, x);
+                mn = vd_min(mn, x);
+                mx = vd_max(mx, x);
+                inv = vm_and(inv, vm_and(vd_ge(x, xmin), vd_lt(x, xmax)));
             }
+            in = vm_all(inv);
+            lo = floor(vd_hmin(mn));
+            hi = floor(vd_hmax(mx));
         }
+        /* columns lo - 2 .. hi + 2 (all int32) */
+        if (rows_ok && in && hi - lo + 5 <= NC_COLS) {
+            R.lo = lo;
+            R.n_cols = (int)(hi - lo) + 5;
+            R.a0 = (uint32_t)(int64_t)(lo - 2);
+            R.ring2 = 0;
+            for (int ez = 0; ez < nz; ez++)
+                for (int ey = 0; ey < 3; ey++)
+                    nv_ccols_row(&ccs, C, R.s, d3, want_grad, R.a0, R.n_cols, R.j, R.kk, R.fyz[1], R.fyz[2],
+                                 ez * 3 + ey, ey - 1, ez - 1);
+            switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
+                NV_VECS_DIST(NOISE_EUCLIDEAN)
+                NV_VECS_DIST(NOISE_MANHATTAN)
+                NV_VECS_DIST(NOISE_CHEBYSHEV)
+            default: break;
+            }
+            continue;
+        }
+        /* every lane its own cells (more than a cell per sample, or
+         * cells beyond int32) */
+        if (mono)
+            for (int i = 0; i < mc; i += NV_W)
+                vd_storeu(X + i, vd_mul(nv_row_x(NULL, x0, step, c0 + i, 0), vf));
+        nv_cell_points(d3, want_grad, to_float, L, k, mc, X, NULL, 1, y, t, c0, v, g, fv, fg);
     }
 }
 
@@ -318,6 +720,16 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         nv_cell_row(D3, 1, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_cell_points(D3, 0, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        nv_cell_points(D3, 1, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
     }
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
@@ -331,7 +743,8 @@ static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, double x0,
         nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
 }
 
-#define NV_CELL_BASE2 { nv_cellular2_row_v, nv_cellular2_row_g, NULL, NULL, NULL, 0, nv_cellular2_floatrow }
-#define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, NULL, NULL, NULL, 0, NULL }
+#define NV_CELL_BASE2                                                                                     \
+    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, NULL, 0, nv_cellular2_floatrow }
+#define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL }
 
 #endif
