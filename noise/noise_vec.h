@@ -1019,13 +1019,18 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
             }
             continue;
         }
-        /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1) */
+        /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1).
+         * The cell loop below reads NV_W columns from c and from c + 1 for
+         * every c < n_cells (a multiple of NV_W), so every column up to the
+         * last vector's c + NV_W is hashed: the lanes past the row's last
+         * cell are never used, but each holds a defined hash (a table read
+         * by an uninitialised index is what valgrind reports). */
         int n_cells = (int)(hi - lo) + 1;
         uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
         /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) * PRIME_C */
         vi vs = vi_set1((int)s);
         vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j * NL_PRIME_C)), vi_set1((int)((uint32_t)(j + 1) * NL_PRIME_C)));
-        for (int c = 0; c <= n_cells; c += NV_W) {
+        for (int c = 0; c < n_cells + NV_W; c += NV_W) {
             vi col = vi_add(vi_set1((int)lo + c), vi_iota());
             vi h = nv_eat(vs, col);
             vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));

@@ -22,6 +22,7 @@
 # in, rewrites /etc/ssl/certs/ca-certificates.crt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/buildah-lib.sh
 
 BASE=docker.io/library/debian:bookworm
 ISO=(--isolation chroot)
@@ -97,14 +98,6 @@ code=$(curl -sS --max-time 20 -o /dev/null -w '%{http_code} %{size_download}' "$
 [ "${code%% *}" = 200 ] || die "leaflet.js answered $code"
 # The daemon is a host process below buildah run and make (chroot isolation
 # has no PID namespace): SIGTERM to it, and make run ends.
-daemon_pid() { # daemon_pid PID: the noisetile process below PID
-  local c d
-  for c in $(pgrep -P "$1"); do
-    if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = noisetile ]; then echo "$c"; return 0; fi
-    d=$(daemon_pid "$c") && { echo "$d"; return 0; }
-  done
-  return 1
-}
 dpid=$(daemon_pid "$daemon") || die "cannot find the daemon below buildah run ($daemon)"
 kill -TERM "$dpid"
 wait "$daemon" 2>/dev/null || true; daemon=""

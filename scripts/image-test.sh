@@ -10,6 +10,7 @@
 # Environment: IMAGE (default noisetile), PORT (default: a free one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/buildah-lib.sh
 
 IMAGE=${IMAGE:-noisetile}
 BASE=docker.io/library/debian:bookworm
@@ -132,14 +133,6 @@ say "HEALTHCHECK command (noisetile-healthcheck) -> exit 0"
 # signalled), which must exit 0 within the drain deadline; buildah run then
 # ends with the daemon's status. chroot isolation has no PID namespace, so the
 # daemon is a host process below buildah's.
-daemon_pid() { # daemon_pid PID: the noisetile process below PID
-  local c d
-  for c in $(pgrep -P "$1"); do
-    if [ "$(cat "/proc/$c/comm" 2>/dev/null)" = noisetile ]; then echo "$c"; return 0; fi
-    d=$(daemon_pid "$c") && { echo "$d"; return 0; }
-  done
-  return 1
-}
 dpid=$(daemon_pid "$runpid") || die "cannot find the daemon's process below buildah run ($runpid)"
 kill -TERM "$dpid"
 for _ in $(seq 1 100); do kill -0 "$runpid" 2>/dev/null || break; sleep 0.2; done

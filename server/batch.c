@@ -189,6 +189,19 @@ static int read_string(reader *r, char *out, size_t out_size)
     return 0;
 }
 
+/* One or more digits at q: returns the position after them, or NULL (the
+ * reader's position set to q, where a digit was expected). */
+static const char *digits(reader *r, const char *q)
+{
+    if (q >= r->end || !(*q >= '0' && *q <= '9')) {
+        r->p = q;
+        return NULL;
+    }
+    while (q < r->end && *q >= '0' && *q <= '9')
+        q++;
+    return q;
+}
+
 /* A number with JSON's grammar at the reader's position (whitespace
  * skipped). Returns 0 and sets *out; 1 if no number starts here; or an
  * error. */
@@ -206,25 +219,14 @@ static int read_number(reader *r, double *out)
         while (q < r->end && *q >= '0' && *q <= '9')
             q++;
     }
-    if (q < r->end && *q == '.') {
-        q++;
-        if (q >= r->end || !(*q >= '0' && *q <= '9')) {
-            r->p = q;
-            return syntax(r, "invalid number");
-        }
-        while (q < r->end && *q >= '0' && *q <= '9')
-            q++;
-    }
+    if (q < r->end && *q == '.' && (q = digits(r, q + 1)) == NULL)
+        return syntax(r, "invalid number");
     if (q < r->end && (*q == 'e' || *q == 'E')) {
         q++;
         if (q < r->end && (*q == '+' || *q == '-'))
             q++;
-        if (q >= r->end || !(*q >= '0' && *q <= '9')) {
-            r->p = q;
+        if ((q = digits(r, q)) == NULL)
             return syntax(r, "invalid number");
-        }
-        while (q < r->end && *q >= '0' && *q <= '9')
-            q++;
     }
     /* strtod needs a terminated string: numbers longer than any double
      * needs are still exact when copied whole. */

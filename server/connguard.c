@@ -262,3 +262,8 @@ unsigned long long connguard_shed(const connguard *g)
 {
     return atomic_load(&g->shed);
 }
+
+unsigned connguard_live(const connguard *g)
+{
+    return atomic_load(&g->live);
+}

@@ -69,4 +69,7 @@ void connguard_shed_above(connguard *g, unsigned n);
 /* Connections shed since creation. */
 unsigned long long connguard_shed(const connguard *g);
 
+/* Connections the guard has seen accepted and not yet shut down or closed. */
+unsigned connguard_live(const connguard *g);
+
 #endif

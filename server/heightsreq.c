@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "cost.h"
 #include "gzip.h"
+#include "query.h"
 #include "tile.h"
 
 const char *heightsreq_ext_name(route_ext ext)
@@ -27,20 +28,6 @@ int heightsreq_is_numeric_tile(route_ext ext, const query_args *q)
         if (strcmp(q->names[i], "encoding") == 0)
             return 1;
     return 0;
-}
-
-/* Echoes a client value into a message: printable, at most 20 bytes. */
-static const char *shown(const char *v, char *buf, size_t buf_size)
-{
-    size_t n = 0, i = 0;
-    for (; v[i] != '\0' && n + 4 < buf_size; i++)
-        buf[n++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
-    if (v[i] != '\0') {
-        memcpy(buf + n, "...", 3);
-        n += 3;
-    }
-    buf[n] = '\0';
-    return buf;
 }
 
 /* The value of parameter name in q, or NULL. */
@@ -78,7 +65,7 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
                 snprintf(err, err_size,
                          "encoding=%s excludes %s (an encoding carries numbers, not colours, "
                          "shading or a zero line): drop one of them",
-                         shown(encoding, b, sizeof b), drawing[k]);
+                         query_shown(encoding, 20, b, sizeof b), drawing[k]);
                 return ERR_BAD_REQUEST;
             }
     }

@@ -89,6 +89,8 @@ typedef struct {
     size_t body_reserved; /* bytes of s->body_memory this request holds */
     unsigned long long announced; /* Content-Length, when given and within the limit */
     pool_job job;         /* evaluating requests: the render pool's job */
+    int submit_next;      /* admitted: suspend and submit on the next call */
+    uint64_t cost;        /* its estimated work (cost.h), for the submit */
     atomic_int job_state; /* JOB_*: written by the worker before it resumes */
     http_server *server;  /* for the job, which runs on a worker */
     struct MHD_Connection *conn;
@@ -797,6 +799,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     default:
         break;
     }
+    if (rq->submit_next) {
+        rq->submit_next = 0;
+        return submit_job(s, conn, rq, rq->cost);
+    }
 
     if (rq->calls++ == 0) {
         snprintf(rq->method, sizeof rq->method, "%s", method);
@@ -915,10 +921,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
         service_run(s->svc, &rq->sr, &rq->rp);
         return send_reply(s, conn, rq);
     }
-    uint64_t cost;
-    if (service_admit(s->svc, &rq->sr, &rq->rp, &cost) != 0)
+    if (service_admit(s->svc, &rq->sr, &rq->rp, &rq->cost) != 0)
         return send_reply(s, conn, rq);
-    return submit_job(s, conn, rq, cost);
+    /* Suspend on the next call, not this one (docs/architecture.md, "The
+     * HTTP library"): libmicrohttpd 0.9.75 reads the socket once more on
+     * resume when the suspend came in the same pass as the read that
+     * completed the request, and a client that half-closed after its
+     * request would then lose its answer. Returning without a response
+     * ends the pass with the request complete and no read wanted; the
+     * library calls again at once. */
+    rq->submit_next = 1;
+    return MHD_YES;
 }
 
 /* ---- /metrics: the render pool and the connections the daemon closed ---- */

@@ -8,11 +8,10 @@
 
 #include "errors.h"
 
-/* Echoes a client value into a message: printable, at most 40 bytes. */
-static const char *shown(const char *v, char *buf, size_t buf_size)
+const char *query_shown(const char *v, size_t max, char *buf, size_t buf_size)
 {
     size_t n = 0, i = 0;
-    for (; v[i] != '\0' && n + 4 < buf_size && i < 40; i++)
+    for (; v[i] != '\0' && n + 4 < buf_size && i < max; i++)
         buf[n++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
     if (v[i] != '\0') {
         memcpy(buf + n, "...", 3);
@@ -20,6 +19,11 @@ static const char *shown(const char *v, char *buf, size_t buf_size)
     }
     buf[n] = '\0';
     return buf;
+}
+
+static const char *shown(const char *v, char *buf, size_t buf_size)
+{
+    return query_shown(v, 40, buf, buf_size);
 }
 
 int query_args_add(query_args *a, const char *key, size_t key_size, const char *value,

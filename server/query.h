@@ -53,6 +53,10 @@ int query_split(char *q, query_args *out, char *err, size_t err_size);
  * percent-decoded, sizes as decoded, value NULL for a name without '='):
  * appends it to a, or returns -1 with a->error set and the reason in a->msg
  * (and then refuses every later call). a starts zeroed. */
+/* Echoes a client value into a message: printable ASCII (others as '?'), at
+ * most max bytes of it and '...' when cut; buf must hold at least 5 bytes. */
+const char *query_shown(const char *v, size_t max, char *buf, size_t buf_size);
+
 int query_args_add(query_args *a, const char *key, size_t key_size, const char *value,
                    size_t value_size);
 

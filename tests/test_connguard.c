@@ -7,6 +7,7 @@
  * sheds the connection that has waited longest for a request. */
 #include "connguard.h"
 #include "test.h"
+#include "test_server_util.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -93,20 +94,6 @@ static void stop(server *s)
     connguard_destroy(s->g);
 }
 
-static int connect_to(unsigned port)
-{
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {0};
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -140,11 +127,26 @@ static int wait_closed(int fd, int timeout_ms, char *buf, size_t buf_size)
     }
 }
 
+/* Waits up to 3 s until the guard has registered n live connections: a
+ * connect() returns before the daemon's thread accepts, and on a loaded
+ * machine two accepts can fall in the same millisecond, which would leave
+ * "oldest" to chance. Returns 1 when there. */
+static int wait_live(const connguard *g, unsigned n)
+{
+    struct timespec nap = {0, 2 * 1000 * 1000};
+    for (int i = 0; i < 1500; i++) {
+        if (connguard_live(g) == n)
+            return 1;
+        nanosleep(&nap, NULL);
+    }
+    return 0;
+}
+
 static void test_idle_connection_closed_at_deadline(void)
 {
     server s;
     CHECK(start(&s, 300, 0) == 0);
-    int fd = connect_to(s.port);
+    int fd = test_connect_loopback(s.port, 0);
     CHECK(fd >= 0);
     double t0 = now_s();
     char buf[1024] = "";
@@ -160,7 +162,7 @@ static void test_slow_loris_closed_despite_activity(void)
 {
     server s;
     CHECK(start(&s, 500, 0) == 0);
-    int fd = connect_to(s.port);
+    int fd = test_connect_loopback(s.port, 0);
     CHECK(fd >= 0);
     double t0 = now_s();
     CHECK(send(fd, "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ", 33, MSG_NOSIGNAL) == 33);
@@ -186,7 +188,7 @@ static void test_request_answered_then_keepalive_deadline(void)
 {
     server s;
     CHECK(start(&s, 400, 0) == 0);
-    int fd = connect_to(s.port);
+    int fd = test_connect_loopback(s.port, 0);
     CHECK(fd >= 0);
     /* close to the deadline: the clock starts at accept */
     struct timespec nap = {0, 250 * 1000 * 1000};
@@ -213,9 +215,10 @@ static void test_drain_closes_idle_but_finishes_request(void)
 {
     server s;
     CHECK(start(&s, 10000, 0) == 0);
-    int idle = connect_to(s.port);
-    int busy = connect_to(s.port);
+    int idle = test_connect_loopback(s.port, 0);
+    int busy = test_connect_loopback(s.port, 0);
     CHECK(idle >= 0 && busy >= 0);
+    CHECK(wait_live(s.g, 2));
     const char *req = "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n";
     CHECK(send(busy, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req));
     struct timespec nap = {0, 100 * 1000 * 1000};
@@ -248,13 +251,16 @@ static void test_shed_oldest_waiting_connection_past_the_limit(void)
     server s;
     CHECK(start(&s, 10000, 3) == 0);
     struct timespec nap = {0, 30 * 1000 * 1000};
-    int busy = connect_to(s.port);
+    int busy = test_connect_loopback(s.port, 0);
     const char *req = "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n";
     CHECK(send(busy, req, strlen(req), MSG_NOSIGNAL) == (ssize_t)strlen(req));
+    CHECK(wait_live(s.g, 1));
     nanosleep(&nap, NULL);
-    int a = connect_to(s.port);
+    int a = test_connect_loopback(s.port, 0);
+    CHECK(wait_live(s.g, 2));
     nanosleep(&nap, NULL);
-    int b = connect_to(s.port);
+    int b = test_connect_loopback(s.port, 0);
+    CHECK(wait_live(s.g, 3));
     nanosleep(&nap, NULL);
     /* three open: at the threshold, nothing shed */
     CHECK(still_open(a, 100) && still_open(b, 0));
@@ -262,7 +268,7 @@ static void test_shed_oldest_waiting_connection_past_the_limit(void)
     /* a fourth: the one that has waited longest for a request goes (a, the
      * oldest idle one; busy's request is being answered or was answered
      * after a connected) */
-    int c = connect_to(s.port);
+    int c = test_connect_loopback(s.port, 0);
     CHECK(busy >= 0 && a >= 0 && b >= 0 && c >= 0);
     char buf[1024] = "";
     CHECKF(wait_closed(a, 2000, buf, sizeof buf) == 0, "the oldest idle connection was not shed");
@@ -274,7 +280,7 @@ static void test_shed_oldest_waiting_connection_past_the_limit(void)
     CHECK(poll(&p, 1, 2000) == 1 && recv(busy, buf, sizeof buf - 1, 0) > 0);
     CHECKF(strstr(buf, "HTTP/1.1 200") != NULL, "busy got: %s", buf);
     /* a new client on a new connection is still served */
-    int d = connect_to(s.port);
+    int d = test_connect_loopback(s.port, 0);
     const char *q = "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
     CHECK(send(d, q, strlen(q), MSG_NOSIGNAL) == (ssize_t)strlen(q));
     memset(buf, 0, sizeof buf);

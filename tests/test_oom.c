@@ -35,6 +35,7 @@
 #include "noise.h"
 #include "render.h"
 #include "test.h"
+#include "test_server_util.h"
 
 static http_server *srv;
 static unsigned int port;
@@ -57,20 +58,9 @@ static void reply_free(reply *r)
 static int request(const char *method, const char *target, const char *body, reply *out)
 {
     memset(out, 0, sizeof *out);
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int fd = test_connect_loopback(port, 20);
     if (fd < 0)
         return -1;
-    struct timeval tv = {20, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
-    struct sockaddr_in sa = {0};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
-        return -1;
-    }
     size_t blen = body ? strlen(body) : 0;
     char head[1024];
     int hn = snprintf(head, sizeof head,

@@ -17,6 +17,7 @@
 #include "http.h"
 #include "service.h"
 #include "test.h"
+#include "test_server_util.h"
 
 static service *new_service(const char *public_url)
 {
@@ -219,17 +220,9 @@ static void test_error_table(void)
  * the body in buf. */
 static int http_get(unsigned int port, const char *target, char *buf, size_t size)
 {
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct timeval tv = {10, 0};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    struct sockaddr_in sa = {0};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons((uint16_t)port);
-    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
-        close(fd);
+    int fd = test_connect_loopback(port, 10);
+    if (fd < 0)
         return 0;
-    }
     char req[256];
     int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
                      target);
