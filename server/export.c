@@ -784,6 +784,23 @@ static int pm_finish(const char *path, const char *meta_text, pmtiles_tile *tile
 }
 
 /* Index of the spool: every record's id, offset, length, hash. */
+/* Makes room for one more element in a growing array of n elements,
+ * doubling *cap (from 4096) when it is full. Returns the array (moved or
+ * not), or NULL out of memory or when the size would overflow: then arr is
+ * unchanged and still the caller's. */
+static void *grow_one(void *arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return arr;
+    size_t c = *cap ? *cap * 2 : 4096;
+    if (c < *cap || c > ((size_t)-1) / elem)
+        return NULL;
+    void *p = realloc(arr, c * elem);
+    if (p != NULL)
+        *cap = c;
+    return p;
+}
+
 static int spool_index(FILE *f, size_t head_len, pmtiles_tile **out, size_t *n_out)
 {
     pmtiles_tile *t = NULL;
@@ -809,13 +826,10 @@ static int spool_index(FILE *f, size_t head_len, pmtiles_tile **out, size_t *n_o
         off_t at = ftello(f);
         if (fread(data, 1, len, f) != len)
             goto fail;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 4096;
-            pmtiles_tile *nt = realloc(t, cap * sizeof *nt);
-            if (nt == NULL)
-                goto fail;
-            t = nt;
-        }
+        pmtiles_tile *nt = grow_one(t, &cap, n, sizeof *t);
+        if (nt == NULL)
+            goto fail;
+        t = nt;
         t[n++] = (pmtiles_tile){id, 0, len, (uint64_t)at, pmtiles_hash(data, len)};
     }
     free(data);
@@ -1328,13 +1342,10 @@ typedef struct {
 static int pm_collect_one(void *ctx, uint64_t id, uint64_t off, uint32_t len)
 {
     pm_collect *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 4096;
-        pmtiles_tile *t = realloc(c->t, c->cap * sizeof *t);
-        if (t == NULL)
-            return 1;
-        c->t = t;
-    }
+    pmtiles_tile *t = grow_one(c->t, &c->cap, c->n, sizeof *t);
+    if (t == NULL)
+        return 1;
+    c->t = t;
     if (len > c->buf_cap) {
         unsigned char *b = realloc(c->buf, len);
         if (b == NULL)
@@ -1407,13 +1418,10 @@ static int mb_collect_one(void *ctx, int z, uint32_t x, uint32_t y, const unsign
     (void)d;
     (void)size;
     mb_collect *c = ctx;
-    if (c->n == c->cap) {
-        c->cap = c->cap ? c->cap * 2 : 4096;
-        mb_key *k = realloc(c->k, c->cap * sizeof *k);
-        if (k == NULL)
-            return 1;
-        c->k = k;
-    }
+    mb_key *k = grow_one(c->k, &c->cap, c->n, sizeof *k);
+    if (k == NULL)
+        return 1;
+    c->k = k;
     c->k[c->n++] = (mb_key){pmtiles_tile_id(z, x, y), c->src};
     return 0;
 }
