@@ -21,24 +21,7 @@
 
 /* ---- the brute force, from docs/field.md ---- */
 
-static uint32_t bf_rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
-static uint32_t bf_eat(uint32_t acc, uint32_t d) { return bf_rotl(acc + d * 0xC2B2AE3Du, 17) * 0x27D4EB2Fu; }
-static uint32_t bf_eat64(uint32_t acc, int64_t i)
-{
-    acc = bf_eat(acc, (uint32_t)(uint64_t)i);
-    if (i < INT32_MIN || i > INT32_MAX)
-        acc = bf_eat(acc, (uint32_t)((uint64_t)i >> 32));
-    return acc;
-}
-static uint32_t bf_avalanche(uint32_t a)
-{
-    a ^= a >> 15;
-    a *= 0x85EBCA77u;
-    a ^= a >> 13;
-    a *= 0xC2B2AE3Du;
-    a ^= a >> 16;
-    return a;
-}
+/* The hash: test_noise_util.h's ref_eat64 / ref_avalanche. */
 
 enum { BF_R = 3 }; /* 7 x 7 (x 7) */
 
@@ -94,10 +77,10 @@ static void bf_search(uint32_t seed, int dist, int d3, double jitter, int R, con
     for (int ez = -rz; ez <= rz; ez++)
         for (int ey = -R; ey <= R; ey++)
             for (int ex = -R; ex <= R; ex++) {
-                uint32_t acc = bf_eat64(bf_eat64(seed + 0x165667B1u, c[0] + ex), c[1] + ey);
+                uint32_t acc = ref_eat64(ref_eat64(seed + 0x165667B1u, c[0] + ex), c[1] + ey);
                 if (d3)
-                    acc = bf_eat64(acc, c[2] + ez);
-                uint32_t h = bf_avalanche(acc), h2 = bf_avalanche(h + 0x9E3779B1u);
+                    acc = ref_eat64(acc, c[2] + ez);
+                uint32_t h = ref_avalanche(acc), h2 = ref_avalanche(h + 0x9E3779B1u);
                 bf_pt q;
                 q.d[0] = ((double)ex + bf_offset(h & 0xffff, jitter)) - f[0];
                 q.d[1] = ((double)ey + bf_offset(h >> 16, jitter)) - f[1];
@@ -158,7 +141,7 @@ static double bf_value(const bf_result *r, int dist, int ret, int dims, double *
     else if (ret == NOISE_F2_F1)
         v = (F2 - F1) * s2 - 1.0;
     else
-        v = (double)(bf_avalanche(r->p1.h + 0x9E3779B1u) >> 16) / 65535.0 * 2.0 - 1.0;
+        v = (double)(ref_avalanche(r->p1.h + 0x9E3779B1u) >> 16) / 65535.0 * 2.0 - 1.0;
     return v < -1 ? -1 : v > 1 ? 1 : v;
 }
 
