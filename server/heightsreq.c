@@ -207,11 +207,17 @@ static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *ou
     return 0;
 }
 
-/* A numeric tile's request, key and ETag. Returns 0 or an ERR_* code. */
+/* A numeric tile's request, its cache key and ETag. */
+typedef struct {
+    grid_request g;
+    char key[1400], etag[32];
+} tile_req;
+
+/* Fills t for the tile route r. Returns 0 or an ERR_* code. */
 static int tile_request(const route *r, const query_args *q, const char *accept_encoding,
-                        grid_request *g, char *key, size_t key_size, char *etag,
-                        size_t etag_size, char *err, size_t err_size)
+                        tile_req *t, char *err, size_t err_size)
 {
+    grid_request *g = &t->g;
     int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, g, err, err_size);
     if (rc != 0)
         return rc;
@@ -221,11 +227,11 @@ static int tile_request(const route *r, const query_args *q, const char *accept_
     g->step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
     g->width = g->height = px;
     g->gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    if (heightsreq_key(r, g, key, key_size) < 0) {
+    if (heightsreq_key(r, g, t->key, sizeof t->key) < 0) {
         snprintf(err, err_size, "canonical request too long");
         return ERR_INTERNAL;
     }
-    tile_etag(key, etag, etag_size);
+    tile_etag(t->key, t->etag, sizeof t->etag);
     return 0;
 }
 
@@ -250,40 +256,37 @@ int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
                           const char *inm, const char *accept_encoding, reply *out, char *err,
                           size_t err_size)
 {
-    grid_request g;
-    char key[1400], etag[32];
-    int rc = tile_request(r, q, accept_encoding, &g, key, sizeof key, etag, sizeof etag, err,
-                          err_size);
+    tile_req tr;
+    int rc = tile_request(r, q, accept_encoding, &tr, err, err_size);
     if (rc != 0)
         return rc;
-    numeric_ctx f = {tile_service_metrics(t), &g};
+    numeric_ctx f = {tile_service_metrics(t), &tr.g};
     cache_entry *e = NULL;
-    if (cache_get(tile_service_cache(t), key, numeric_fill, &f, &e, NULL) != 0)
+    if (cache_get(tile_service_cache(t), tr.key, numeric_fill, &f, &e, NULL) != 0)
         return ERR_NOMEM;
-    return entry_reply(&g, e, inm, etag, out);
+    return entry_reply(&tr.g, e, inm, tr.etag, out);
 }
 
 int heightsreq_tile_lookup(tile_service *t, const route *r, const query_args *q,
                            const char *inm, const char *accept_encoding, reply *out,
                            uint64_t *out_cost, char *err, size_t err_size)
 {
-    grid_request g;
-    char key[1400], etag[32];
-    int rc = tile_request(r, q, accept_encoding, &g, key, sizeof key, etag, sizeof etag, err,
-                          err_size);
+    tile_req tr;
+    int rc = tile_request(r, q, accept_encoding, &tr, err, err_size);
     if (rc != 0)
         return rc;
+    const grid_request *g = &tr.g;
     cache_entry *e = NULL;
-    if (cache_lookup(tile_service_cache(t), key, &e) == 0) {
-        rc = entry_reply(&g, e, inm, etag, out);
+    if (cache_lookup(tile_service_cache(t), tr.key, &e) == 0) {
+        rc = entry_reply(g, e, inm, tr.etag, out);
         return rc != 0 ? rc : 1;
     }
-    uint64_t samples = (uint64_t)g.width * (uint64_t)g.height;
-    int grads = g.enc.format == HEIGHTS_NPY && g.enc.gradient;
-    if (cost_check(&g.spec, samples, grads, r->scale == 2 ? "ask for @1x" : NULL, err,
+    uint64_t samples = (uint64_t)g->width * (uint64_t)g->height;
+    int grads = g->enc.format == HEIGHTS_NPY && g->enc.gradient;
+    if (cost_check(&g->spec, samples, grads, r->scale == 2 ? "ask for @1x" : NULL, err,
                    err_size) != 0)
         return ERR_TOO_COSTLY;
-    *out_cost = cost_estimate(&g.spec, samples, grads);
+    *out_cost = cost_estimate(&g->spec, samples, grads);
     return 0;
 }
 
