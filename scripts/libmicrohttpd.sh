@@ -13,7 +13,8 @@
 # deps/downloads/ (not in git, kept by make clean): once there, the build
 # needs no network. Environment: MHD_MIRROR (default
 # http://deb.debian.org/debian: plain HTTP is enough, the files are checked
-# against the hashes below), CC, MAKE_JOBS.
+# against the hashes below), MHD_DOWNLOADS (another download folder), CC,
+# MAKE_JOBS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=${1:?usage: scripts/libmicrohttpd.sh PREFIX}
@@ -27,7 +28,7 @@ ORIG=libmicrohttpd_$VERSION.orig.tar.xz
 ORIG_SHA256=796e7e217a4802679fcac667a4e98501c53185dcf50ca0583870e84192620131
 DEB=libmicrohttpd_$VERSION-$DEBIAN_REVISION.debian.tar.xz
 DEB_SHA256=566c247bfbf67e20858705ae695f58db747d50ed8512f2bc46a28bef9086e5af
-DL=deps/downloads
+DL=${MHD_DOWNLOADS:-deps/downloads}
 work=$prefix.work
 log=$work.log
 
