@@ -1,6 +1,8 @@
 # Dockerfile: the noisetile daemon on Debian 12, in two stages: one that
 # compiles with the same `make` commands as a checkout, and a runtime image
-# with only the shared libraries and the binary (its viewer is built in).
+# with only the shared libraries and the binary (its viewer is built in;
+# libmicrohttpd, built from Debian's source with our patches, is linked in
+# statically: no libmicrohttpd12 in the runtime image).
 #
 #   docker build -t noisetile .          (or: buildah bud --format docker -t noisetile .)
 #   docker run --rm -p 8080:8080 --ulimit nofile=8192:8192 noisetile
@@ -19,6 +21,10 @@ ARG DEBIAN_FRONTEND=noninteractive
 # What `make run` installs: the "build" level of scripts/deps.sh, the
 # compiler and libraries from Debian, and with npm the pinned libraries of
 # the viewer (package-lock.json), which the build compiles into the binary.
+# `make` then downloads Debian's libmicrohttpd 0.9.75 source from
+# deb.debian.org (pinned by sha256; a copy in deps/downloads/ of the build
+# context is used instead) and builds it with our patches
+# (scripts/libmicrohttpd.sh).
 # Behind a TLS-intercepting proxy, pass its CA bundle as a build secret:
 #   --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt
 COPY scripts/deps.sh scripts/deps.sh
@@ -36,7 +42,7 @@ FROM debian:bookworm
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends \
-      libmicrohttpd12 libpng16-16 libjansson4 libsqlite3-0 zlib1g >/dev/null \
+      libpng16-16 libjansson4 libsqlite3-0 zlib1g >/dev/null \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --uid 10001 --user-group --home-dir /nonexistent \
       --no-create-home --shell /usr/sbin/nologin noisetile

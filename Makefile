@@ -12,16 +12,24 @@ quiet  = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
 CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
-PKGS    := libmicrohttpd libpng jansson sqlite3
+PKGS    := libpng jansson sqlite3
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
 # on every x86-64 build (docs/field.md, "Numbers").
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 FP      := -ffp-contract=off -fno-fast-math
-CPPFLAGS_ALL := -Inoise -Iserver $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# libmicrohttpd is not Debian's shared library: scripts/libmicrohttpd.sh
+# builds Debian 12's 0.9.75 source with Debian's patches and ours
+# (deps/libmicrohttpd/) into $(MHD), and what speaks HTTP links its .a
+# (docs/architecture.md, "The HTTP library"). -isystem: its header is
+# treated as the system's was.
+MHD     := $(BUILD)/mhd
+MHD_A   := $(MHD)/lib/libmicrohttpd.a
+MHD_H   := $(MHD)/include/microhttpd.h
+CPPFLAGS_ALL := -Inoise -Iserver -isystem $(MHD)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lmicrohttpd -lpng16 -ljansson -lsqlite3) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lpng16 -ljansson -lsqlite3) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 
@@ -107,6 +115,14 @@ $(BUILD)/.libs:
 	@pkg-config --exists $(PKGS) 2>/dev/null || { PKGS="$(PKGS)" scripts/deps.sh --check build; exit 1; }
 	@mkdir -p $(BUILD) && touch $@
 
+# The patched libmicrohttpd, built once (about a minute; downloads cached in
+# deps/downloads/). Only the objects that include its header wait for it.
+MHD_PATCHES := $(wildcard deps/libmicrohttpd/*.patch)
+$(MHD_A) $(MHD_H) &: scripts/libmicrohttpd.sh $(MHD_PATCHES) | $(BUILD)/.libs
+	$(call quiet,MHD,$(MHD_A))CC="$(CC)" scripts/libmicrohttpd.sh $(MHD) $(if $(filter 1,$(V)),,>/dev/null)
+MHD_USERS := $(basename $(shell grep -l '<microhttpd.h>\|"connguard.h"' server/*.c tests/*.c tests/fuzz/*.c 2>/dev/null))
+$(foreach f,rel asan vg fuzz,$(MHD_USERS:%=$(BUILD)/$(f)/%.o)): $(MHD_H)
+
 # ---- release build ----
 $(BUILD)/rel/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
@@ -119,7 +135,7 @@ $(BUILD)/rel/www.o: $(WWW_C) | $(BUILD)/.libs
 $(BUILD)/libnoise.a: $(REL_NOISE)
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
-$(BUILD)/noisetile: $(BUILD)/rel/server/main.o $(REL_SERVER) $(BUILD)/rel/www.o $(BUILD)/libnoise.a
+$(BUILD)/noisetile: $(BUILD)/rel/server/main.o $(REL_SERVER) $(BUILD)/rel/www.o $(BUILD)/libnoise.a $(MHD_A)
 	$(call quiet,LINK,$@)$(CC) $(OPT) -o $@ $^ $(LIBS)
 
 # ---- sanitizer build: the daemon and every unit test ----
@@ -131,10 +147,10 @@ $(BUILD)/asan/www.o: $(WWW_C) | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(SAN) -c $< -o $@
 
-$(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE)
+$(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE) $(MHD_A)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
-$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE)
+$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE) $(MHD_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
@@ -318,7 +334,7 @@ $(BUILD)/fuzz/www.o: $(WWW_C) | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(FUZZ_CC) $(CFLAGS_ALL) $(FUZZ_SAN) -fsanitize=fuzzer-no-link -c $< -o $@
 
-$(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS)
+$(BUILD)/fuzz/bin/%: $(BUILD)/fuzz/tests/fuzz/%.o $(FUZZ_OBJS) $(MHD_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
@@ -342,10 +358,10 @@ $(BUILD)/vg/www.o: $(WWW_C) | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) -O1 -g -c $< -o $@
 
-$(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS)
+$(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS) $(MHD_A)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
-$(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS)
+$(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS) $(MHD_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 

@@ -4,9 +4,11 @@
 # missing and stops), then the pinned npm packages via `npm ci`.
 #
 # Usage: scripts/deps.sh [--check | --list] [build|test|bench|image]
-#   build  compiler, libraries, and the viewer's pinned libraries from npm
-#          (package.json "dependencies": Leaflet): what `make run` needs
-#   test   build, and the test tools: Chromium, clang, valgrind, curl, numpy,
+#   build  compiler, libraries, the tools that build our libmicrohttpd from
+#          Debian's source package (curl, xz, patch: scripts/libmicrohttpd.sh),
+#          and the viewer's pinned libraries from npm (package.json
+#          "dependencies": Leaflet): what `make run` needs
+#   test   build, and the test tools: Chromium, clang, valgrind, numpy,
 #          PIL, GDAL, sqlite3 (independent readers of our formats), and the
 #          npm "devDependencies" (Playwright, a PNG decoder, a schema checker)
 #   bench  test, and the benchmark peers (and nginx and python3-yaml for
@@ -20,8 +22,8 @@ mode=install
 case "${1:-}" in --check) mode=check; shift ;; --list) mode=list; shift ;; esac
 level=${1:-test}
 
-pkgs_build="gcc make pkg-config libc6-dev libmicrohttpd-dev libpng-dev zlib1g-dev libjansson-dev libsqlite3-dev nodejs npm"
-pkgs_test="chromium clang libclang-rt-14-dev valgrind curl python3-numpy python3-pil gdal-bin sqlite3"
+pkgs_build="gcc make pkg-config libc6-dev curl xz-utils patch libpng-dev zlib1g-dev libjansson-dev libsqlite3-dev nodejs npm"
+pkgs_test="chromium clang libclang-rt-14-dev valgrind python3-numpy python3-pil gdal-bin sqlite3"
 pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light python3-yaml"
 pkgs_image="buildah debootstrap"
 
@@ -50,10 +52,10 @@ missing=""
 # The libraries the compiler needs, as pkg-config finds them (PKGS, from the
 # Makefile), each with the Debian package that provides it.
 if [ "$mode" = check ]; then
-  for m in ${PKGS:-libmicrohttpd libpng jansson}; do
+  for m in ${PKGS:-libpng jansson sqlite3}; do
     pkg-config --exists "$m" 2>/dev/null && continue
     case $m in
-      libmicrohttpd) d=libmicrohttpd-dev ;; libpng*) d=libpng-dev ;; jansson) d=libjansson-dev ;; zlib) d=zlib1g-dev ;;
+      libpng*) d=libpng-dev ;; jansson) d=libjansson-dev ;; zlib) d=zlib1g-dev ;;
       sqlite3) d=libsqlite3-dev ;;
       *) d="$m(pkg-config)" ;;
     esac

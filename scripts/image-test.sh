@@ -2,7 +2,9 @@
 # image-test.sh: builds the noisetile container image from the Dockerfile with
 # buildah (no Docker engine needed), runs it, and checks from the host that it
 # serves /healthz and a PNG tile, that the runtime image holds no compiler or
-# headers, and prints its size. Used by `make image-test`.
+# headers and no shared libmicrohttpd (the binary has our patched build
+# linked in, and says so at start-up), and prints its size. Used by
+# `make image-test`.
 #
 # The Debian 12 base (docker.io/library/debian:bookworm) is made on the spot
 # with debootstrap when buildah's store lacks it, so the build runs with
@@ -89,12 +91,16 @@ inrun() { timeout 60 buildah run "${ISO[@]}" "$ctr" -- "$@"; }
 [ "$(inrun sh -c 'command -v cc gcc clang c99 tcc || echo none')" = none ] || die "a compiler is in the runtime image"
 inrun sh -c 'test ! -e /usr/include/microhttpd.h && test ! -e /usr/include/png.h && test ! -e /usr/include/stdio.h' \
   || die "C headers are in the runtime image"
+# libmicrohttpd is linked into the binary (scripts/libmicrohttpd.sh): no
+# Debian libmicrohttpd12 in the image.
+inrun sh -c '! dpkg-query -W libmicrohttpd12 >/dev/null 2>&1 && ! ls /usr/lib/*/libmicrohttpd.so* >/dev/null 2>&1' \
+  || die "a shared libmicrohttpd is in the runtime image"
 uid=$(inrun id -u); [ "$uid" != 0 ] || die "the image runs as root"
 cfg=$(buildah inspect --type image --format '{{.Docker.Config.User}} {{.Docker.Config.ExposedPorts}} {{.Docker.Config.Healthcheck.Test}} {{.Docker.Config.Env}}' "$IMAGE")
 for want in noisetile 8080/tcp noisetile-healthcheck NOISETILE_BIND=0.0.0.0 NOISETILE_PORT=8080; do
   case $cfg in *"$want"*) ;; *) die "image config lacks $want: $cfg" ;; esac
 done
-say "runtime image: no compiler, no headers, uid $uid; config: $cfg"
+say "runtime image: no compiler, no headers, no shared libmicrohttpd, uid $uid; config: $cfg"
 
 # chroot isolation shares the host's network: bind loopback only, and let the
 # daemon pick a free port (it prints the URL it listens on).
@@ -110,6 +116,9 @@ for _ in $(seq 1 150); do
 done
 [ -n "$url" ] || { cat "$work/err" >&2; die "no listening line within 30 s"; }
 say "daemon in the container listens on $url"
+grep -q '^noisetile: HTTP by libmicrohttpd 0\.9\.75 (Debian 0\.9\.75-6 source, .*; static)$' "$work/out" \
+  || { cat "$work/out" >&2; die "the daemon does not name our libmicrohttpd build at start-up"; }
+say "$(grep '^noisetile: HTTP by ' "$work/out")"
 
 fetch() { # fetch PATH OUTFILE -> prints "status content-type"
   curl -sS --max-time 20 -o "$2" -w '%{http_code} %{content_type}' "$url$1"

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <microhttpd.h>
+#include <noisetile_mhd_build.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -448,18 +449,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
-    /* A request libmicrohttpd answered itself before the handler saw it (a
-     * malformed Content-Length, headers over the memory limit: README,
-     * "HTTP edge"): its status, and its bytes unknown. */
+    /* A request libmicrohttpd answered itself (README, "HTTP edge"): before
+     * the handler saw it (a malformed Content-Length, headers over the
+     * memory limit), or instead of our reply when the request's headers
+     * left no room for its head (our patch 02, deps/libmicrohttpd/): its
+     * status, and its bytes unknown. */
     unsigned int status = rq->status;
     int library_answered = 0;
-    if (!rq->answered) {
-        const union MHD_ConnectionInfo *hi =
-            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_HTTP_STATUS);
-        if (hi != NULL && hi->http_status != 0) {
-            status = hi->http_status;
-            library_answered = 1;
-        }
+    const union MHD_ConnectionInfo *hi =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_HTTP_STATUS);
+    if (hi != NULL && hi->http_status != 0 && (!rq->answered || hi->http_status != rq->status)) {
+        status = hi->http_status;
+        library_answered = 1;
     }
     /* Body bytes sent: a stream's count is exact even when the client left
      * early; a buffer or file sent in full, its size (0 for HEAD, 204 and
@@ -467,7 +468,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
      * libmicrohttpd does not say how far it got, and neither its size nor 0
      * would be true. */
     accesslog_line al = {rq->wall, addr, rq->method, rq->uri, status, 0, 0, us, !ok};
-    if (rq->is_stream && strcmp(rq->method, "HEAD") != 0) {
+    if (rq->is_stream && !library_answered && strcmp(rq->method, "HEAD") != 0) {
         al.sent_known = 1;
         al.sent = rq->streamed;
     } else if ((ok || rq->size == 0) && !library_answered) {
@@ -1155,6 +1156,16 @@ fail:
 unsigned int http_port(const http_server *s) { return s->port; }
 
 const fdlimits *http_limits(const http_server *s) { return &s->limits; }
+
+/* NOISETILE_MHD_BUILD comes from the build of the library itself
+ * (noisetile_mhd_build.h, written by scripts/libmicrohttpd.sh next to the
+ * microhttpd.h it installs); MHD_get_version() from the code linked in. */
+const char *http_library(void)
+{
+    static char text[256];
+    snprintf(text, sizeof text, "libmicrohttpd %s (%s)", MHD_get_version(), NOISETILE_MHD_BUILD);
+    return text;
+}
 
 void http_reopen_log(http_server *s)
 {

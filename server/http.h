@@ -33,6 +33,11 @@ unsigned int http_port(const http_server *s);
 
 /* The connection limits the daemon runs with (fdlimits.h). */
 const fdlimits *http_limits(const http_server *s);
+/* The HTTP library this binary runs: its version as the library itself
+ * reports it, and its build (the source package and the patches applied,
+ * scripts/libmicrohttpd.sh), for the line printed at start-up. Not
+ * thread-safe: one static buffer. */
+const char *http_library(void);
 
 /* SIGHUP: reopens the --access-log file by its name (after log rotation
  * moved it); does nothing for standard error or --access-log off. On

@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     char limits[256];
     fdlimits_describe(http_limits(srv), limits, sizeof limits);
     printf("noisetile: %s\n", limits);
+    printf("noisetile: HTTP by %s\n", http_library());
     if (strchr(cfg.bind, ':') != NULL)
         printf("noisetile listening on http://[%s]:%u/\n", cfg.bind, http_port(srv));
     else

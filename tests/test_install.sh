@@ -4,7 +4,8 @@
 # with pkg-config (shared, and static with --static) must print the
 # README's /point answer for perlin/7 (x=1.5, y=-2.25, octaves=4) number for
 # number; DESTDIR stages the same tree under another root; only noise_*
-# symbols are exported. One "ok"/"not ok" line per check (tests/run.sh).
+# symbols are exported, and it needs nothing but libm (no libmicrohttpd).
+# One "ok"/"not ok" line per check (tests/run.sh).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -68,6 +69,16 @@ exported() {
   [ -z "$bad" ] || { echo "exported beyond noise_*: $bad"; return 1; }
 }
 check "shared library exports only noise_* symbols" exported
+# The core stands alone: the daemon's libraries (libmicrohttpd, libpng,
+# jansson) are no part of it, in the shared library or in noisetile.pc.
+alone() {
+  local needed
+  needed=$(readelf -d "$prefix/lib/libnoisetile.so" | sed -n 's/.*(NEEDED).*\[\(.*\)\].*/\1/p' | sort | tr '\n' ' ')
+  echo "NEEDED: $needed"
+  [ "$needed" = "libc.so.6 libm.so.6 " ] || return 1
+  ! grep -Ei 'requires|microhttpd|png|jansson' "$prefix/lib/pkgconfig/noisetile.pc"
+}
+check "the installed library needs only libm and libc (no libmicrohttpd), its .pc no other package" alone
 
 check "make install DESTDIR=<root> PREFIX=/usr/local stages under the root" \
   make --no-print-directory install BUILD="$BUILD" DESTDIR="$tmp/root" PREFIX=/usr/local

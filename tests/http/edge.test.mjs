@@ -1,7 +1,9 @@
 // edge.test.mjs: the HTTP edge tried with raw sockets, as a scanner or a
 // proxy would: framing ambiguities, many query parameters, oversized
 // bodies, Expect: 100-continue, HTTP/1.0, absolute-form and asterisk-form
-// targets, obs-fold, NUL and bare CR in headers, SIGHUP. Each case checks
+// targets, obs-fold, NUL and bare CR in headers, request heads that fill
+// the connection's memory, SIGHUP; and that the daemon runs our build of
+// libmicrohttpd (deps/libmicrohttpd/). Each case checks
 // the exact status line(s), whether the connection stays open (a request
 // pipelined behind a good one is served) or closes, and that a request
 // smuggled behind a bad one is never served (no answer to it, no access-log
@@ -9,10 +11,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDaemon, waitFor, SLOW } from './daemon.mjs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startDaemon, waitFor, SLOW, BIN } from './daemon.mjs';
 
 let d;
 
@@ -142,6 +146,18 @@ test('start', async () => {
   d = await startDaemon({ args: ['--threads', '2', '--cache-mb', '8'] });
 });
 
+test('the daemon runs our libmicrohttpd build: named at start-up with every patch of deps/libmicrohttpd/, linked in statically', () => {
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'deps', 'libmicrohttpd');
+  const patches = readdirSync(dir).filter((f) => f.endsWith('.patch')).sort().map((f) => f.replace(/\.patch$/, ''));
+  assert.ok(patches.length >= 2, `${patches}`);
+  const line = d.stdout().split('\n').find((l) => l.startsWith('noisetile: HTTP by '));
+  assert.equal(line, `noisetile: HTTP by libmicrohttpd 0.9.75 (Debian 0.9.75-6 source, Debian's patches and ${patches.join(', ')}; static)`);
+  // no shared libmicrohttpd (Debian's libmicrohttpd12) in the process
+  const libs = execFileSync('ldd', [BIN], { encoding: 'utf8' });
+  assert.match(libs, /libc\.so/);
+  assert.doesNotMatch(libs, /microhttpd/);
+});
+
 test('a few hundred query parameters (3.5 KB, 2000 in 13 KB too): 400 saying why, connection kept', async () => {
   for (const n of [600, 2000]) {
     const q = Array.from({ length: n }, (_, i) => `a=${i}`).join('&');
@@ -172,32 +188,101 @@ test('two Content-Length headers, differing or equal: 400, closed, nothing smugg
     'HTTP/1.1 400 Bad Request', /more than once/);
 });
 
-test('list-valued, malformed or too large Content-Length: 400 (413), closed, nothing smuggled (answered by libmicrohttpd, its head twice)', async () => {
-  // libmicrohttpd 0.9.75 refuses these in its header parsing, before the
-  // daemon sees the request, and then writes its status line and headers
-  // a second time (its HEADERS_RECEIVED step overwrites the state its error
-  // reply set, so the reply is started again: README, "HTTP edge";
-  // libmicrohttpd 1.0.1 checks that state). What holds: the status, the
-  // close, and that nothing behind it is served. This pins the defect
-  // exactly: with a fixed libmicrohttpd it fails, and these cases join
-  // refusedAndClosed.
+test('list-valued, malformed or too large Content-Length: 400 (413) once, closed, nothing smuggled', async () => {
+  // libmicrohttpd refuses these in its header parsing, before the daemon
+  // sees the request. 0.9.75 as released then sent its status line and
+  // headers a second time; our patch 01 (deps/libmicrohttpd/) ends that
+  // step once the parser queued its reply, as 1.0.1 does.
   for (const [tag, cl, line] of [['list', '18, 18', 'HTTP/1.1 400 Bad Request'], ['alpha', 'abc', 'HTTP/1.1 400 Bad Request'],
     ['plus', '+18', 'HTTP/1.1 400 Bad Request'], ['huge', '99999999999999999999', 'HTTP/1.1 413 Content Too Large']]) {
-    const r = await exchange(`POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${cl}\r\n\r\n{"points":[[0,0]]}${SMUGGLED(tag)}`);
-    const text = r.data.toString('latin1');
-    assert.ok(r.closed, `${cl}: left open`);
-    const head = text.slice(0, text.indexOf('\r\n\r\n') + 4);
-    assert.ok(head.startsWith(`${line}\r\n`) && /\r\nConnection: close\r\n/i.test(head), `${cl}: ${text.slice(0, 300)}`);
-    const length = Number(/\r\nContent-Length: (\d+)\r\n/i.exec(head)[1]);
-    assert.equal(text.length, 2 * head.length + length, `${cl}: the head twice, then one body: ${JSON.stringify(text.slice(0, 600))}`);
-    const noDate = (h) => h.replace(/\r\nDate: [^\r]*/i, '');
-    assert.equal(noDate(text.slice(head.length, 2 * head.length)), noDate(head), `${cl}: the second head repeats the first`);
-    assert.doesNotMatch(text, /HTTP\/1\.1 (200|404)/, `${cl}: something after it was served`);
+    const r = await refusedAndClosed(`cl-${tag}`, `POST /perlin/1/points HTTP/1.1\r\nHost: x\r\nContent-Length: ${cl}\r\n\r\n{"points":[[0,0]]}`, line);
+    // libmicrohttpd's own page, which names the header
+    assert.match(r.body.toString('latin1'), /value for <b>Content-Length<\/b> header/, cl);
+    assert.equal(r.body.length, Number(r.headers['content-length']), `${cl}: one whole body`);
   }
   // Logged with libmicrohttpd's status (the daemon never saw the method),
   // its bytes unknown; the smuggled requests not at all.
   const ls = await logLines(/ "- \/perlin\/1\/points" /, 4);
   assert.deepEqual(ls.slice(-4).map((l) => / "- \/perlin\/1\/points" (\d+) - [\d.]+ms \(aborted\)$/.exec(l)?.[1]), ['400', '400', '400', '413']);
+});
+
+// A header block (or a request target) of `size` bytes, a /healthz request
+// with Connection: close pipelined behind it; returns the statuses in the
+// order answered, whether the connection closed, and the first answer.
+// kind: 'header' (an X-Pad header), 'target' (a long query), or
+// 'revalidate' (an X-Pad header on a tile request whose If-None-Match
+// matches: the answer is a 304, which has no body).
+async function bigHead(kind, size, tag, etag) {
+  const after = `GET /healthz?after=${tag} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`;
+  const frame = {
+    header: (pad) => `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${pad}\r\n\r\n`,
+    target: (pad) => `GET /healthz?pad=${pad} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    revalidate: (pad) => `GET /perlin/1/0/0/0.png HTTP/1.1\r\nHost: x\r\nIf-None-Match: ${etag}\r\nX-Pad: ${pad}\r\n\r\n`,
+  }[kind];
+  const req = frame('p'.repeat(size - frame('').length));
+  assert.equal(req.length, size);
+  const r = await exchange(req + after);
+  const rs = responses(r.data);
+  return { rs, closed: r.closed, text: r.data.toString('latin1') };
+}
+
+test('request heads of 15.5-16.4 KB against the 16 KiB connection memory: one status line each (200 or 304, then 431 or 414), nothing smuggled', async () => {
+  // The request line and headers stay in the connection's 16 KiB memory
+  // until the answer's head is written there too. Heads that fit but left
+  // less room than that head needs (about 16.04-16.25 KB) got no answer at
+  // all from libmicrohttpd 0.9.75; our patch 02 (deps/libmicrohttpd/)
+  // answers them as it answers a head that does not fit: 431, or 414 when
+  // the request target is most of it, and the connection closes.
+  // A reply without a body (304) went out as the error's head without
+  // the error's body (and the connection hung) in a first version of it.
+  const tile = await fetch(`${d.url}/perlin/1/0/0/0.png`);
+  const etag = tile.headers.get('etag');
+  await tile.arrayBuffer();
+  assert.match(etag, /^"[0-9a-f]+"$/);
+  const refused = [];
+  for (const kind of ['header', 'target', 'revalidate']) {
+    const served = kind === 'revalidate' ? 304 : 200;
+    const seen = [];
+    for (let size = 15500; size <= 16400; size += 25) {
+      const tag = `${kind}-${size}`;
+      const { rs, closed, text } = await bigHead(kind, size, tag, etag);
+      const what = `${tag}: ${rs.map((x) => x.statusLine).join(' | ')}; ${JSON.stringify(text.slice(0, 300))}`;
+      assert.ok(rs.length >= 1 && !rs[0].partial, what);
+      const st = rs[0].status;
+      seen.push(st);
+      if (st === served) {
+        // answered, then the pipelined request on the same connection
+        if (served === 200) assert.deepEqual(rs[0].json, { status: 'ok' }, what);
+        else assert.equal(rs[0].headers.etag, etag, what);
+        assert.equal(rs.length, 2, what);
+        assert.equal(rs[1].statusLine, 'HTTP/1.1 200 OK', what);
+        assert.deepEqual(rs[1].json, { status: 'ok' }, what);
+      } else {
+        assert.ok(kind === 'target' ? st === 414 || st === 431 : st === 431, what);
+        assert.equal(rs.length, 1, `exactly one status line: ${what}`);
+        assert.ok(closed, `left open: ${what}`);
+        assert.equal(rs[0].headers.connection, 'close', what);
+        assert.match(rs[0].body.toString('latin1'), /too big for the memory constraints/, what);
+        refused.push(tag);
+      }
+    }
+    // Every size got its answer: served up to a size, refused from there on.
+    const first = seen.findIndex((st) => st !== served);
+    assert.ok(first > 0, `${kind}: some served, some refused: ${seen}`);
+    assert.ok(seen.slice(first).every((st) => st !== served), `${kind}: served again after a refusal: ${seen}`);
+  }
+  // Nothing pipelined behind a refused head was served.
+  await exchange('GET /healthz?marker=bighead HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  await logLines(/"GET \/healthz\?marker=bighead" 200 /);
+  const log = d.stderr();
+  for (const tag of refused) assert.doesNotMatch(log, new RegExp(`after=${tag}"`), tag);
+  // Each refusal is logged with its status. "GET": heads the daemon had
+  // answered, whose answer's head found no room (the sizes that got nothing
+  // before patch 02); "-": heads libmicrohttpd refused while reading them.
+  assert.match(log, /"GET \/healthz" 431 - [\d.]+ms \(aborted\)\n/);
+  assert.match(log, /"GET \/healthz\?pad=p+" 414 - [\d.]+ms \(aborted\)\n/);
+  assert.match(log, /"GET \/perlin\/1\/0\/0\/0\.png" 431 - [\d.]+ms \(aborted\)\n/);
+  assert.match(log, /"- \/healthz" 431 - [\d.]+ms \(aborted\)\n/);
 });
 
 test('Transfer-Encoding other than one chunked: 501, closed; in HTTP/1.0: 400', async () => {

@@ -2,11 +2,12 @@
 // installs only what building and running need (the list scripts/deps.sh
 // would install), a missing library is named with the command that installs
 // it, the build prints one short line per step (V=1: every command), a
-// second `make test` rebuilds nothing, and `make help` fits one screen.
+// second `make test` rebuilds nothing, `make help` fits one screen, and a
+// failed download of libmicrohttpd's source says so and what to do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ const BUILD = process.env.BUILD || 'build';
 const ENV = { ...process.env };
 for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES']) delete ENV[k];
 const make = (args) => spawnSync('make', ['--no-print-directory', ...args], { cwd: ROOT, env: ENV, encoding: 'utf8', timeout: 120000 });
-const TEST_TOOLS = ['chromium', 'clang', 'libclang-rt-14-dev', 'valgrind', 'curl', 'python3-numpy', 'python3-pil', 'gdal-bin'];
+const TEST_TOOLS = ['chromium', 'clang', 'libclang-rt-14-dev', 'valgrind', 'python3-numpy', 'python3-pil', 'gdal-bin'];
 
 test('make run asks only for build and run needs: the compiler, the libraries, node/npm and the npm dependencies (no test tool)', () => {
   const list = (level) => execFileSync(path.join(ROOT, 'scripts/deps.sh'), ['--list', level], { encoding: 'utf8' }).trim().split('\n');
@@ -25,7 +26,8 @@ test('make run asks only for build and run needs: the compiler, the libraries, n
   const runtime = Object.keys(pkg.dependencies).map((n) => `npm:${n}`);
   const dev = Object.keys(pkg.devDependencies).map((n) => `npm:${n}`);
   const build = list('build');
-  for (const p of ['gcc', 'make', 'pkg-config', 'libmicrohttpd-dev', 'libpng-dev', 'libjansson-dev', 'nodejs', 'npm', ...runtime]) {
+  // curl, xz-utils and patch: what builds our libmicrohttpd (scripts/libmicrohttpd.sh)
+  for (const p of ['gcc', 'make', 'pkg-config', 'curl', 'xz-utils', 'patch', 'libpng-dev', 'libjansson-dev', 'nodejs', 'npm', ...runtime]) {
     assert.ok(build.includes(p), `make run does not install ${p}: ${build}`);
   }
   for (const p of [...TEST_TOOLS, ...dev]) assert.ok(!build.includes(p), `make run would install the test tool ${p}`);
@@ -40,7 +42,7 @@ test('make run asks only for build and run needs: the compiler, the libraries, n
 test('a missing library: make names it and the command that installs it, and runs no compiler', () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'noisetile-make-'));
   try {
-    const r = make([`BUILD=${tmp}`, 'PKGS=libmicrohttpd libpng jansson noisetile-missing-lib']);
+    const r = make([`BUILD=${tmp}`, 'PKGS=libpng jansson noisetile-missing-lib']);
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, /missing: noisetile-missing-lib/, r.stderr);
     assert.match(r.stderr, /'make deps'/, r.stderr);
@@ -88,4 +90,29 @@ test('make help lists the targets in one screen', () => {
   const internal = new Set(['all', 'help', 'test-build']);
   const missing = phony.filter((t) => !internal.has(t) && !new RegExp(`(^|[\\s;:,])${t}([\\s;:,]|$)`, 'm').test(r.stdout));
   assert.deepEqual(missing, [], 'targets missing from make help');
+});
+
+test('our libmicrohttpd build: a download that fails or has another sha256 stops with a message naming the file and what to do', () => {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'noisetile-mhd-'));
+  const run = (mirror) => spawnSync(path.join(ROOT, 'scripts/libmicrohttpd.sh'), [path.join(tmp, 'prefix')], {
+    env: { ...ENV, MHD_MIRROR: mirror, MHD_DOWNLOADS: path.join(tmp, 'dl') }, encoding: 'utf8', timeout: 60000,
+  });
+  try {
+    // nothing listens on port 9 of loopback
+    const refused = run('http://127.0.0.1:9/debian');
+    assert.notEqual(refused.status, 0);
+    assert.match(refused.stderr, /could not download http:\/\/127\.0\.0\.1:9\/debian\/pool\/main\/libm\/libmicrohttpd\/libmicrohttpd_0\.9\.75\.orig\.tar\.xz/, refused.stderr);
+    assert.match(refused.stderr, /MHD_MIRROR/, refused.stderr);
+    // a mirror whose file is not the pinned one
+    const pool = path.join(tmp, 'mirror', 'pool', 'main', 'libm', 'libmicrohttpd');
+    mkdirSync(pool, { recursive: true });
+    writeFileSync(path.join(pool, 'libmicrohttpd_0.9.75.orig.tar.xz'), 'not the tarball');
+    const wrong = run(`file://${path.join(tmp, 'mirror')}`);
+    assert.notEqual(wrong.status, 0);
+    assert.match(wrong.stderr, /libmicrohttpd_0\.9\.75\.orig\.tar\.xz does not have the pinned sha256 796e7e21/, wrong.stderr);
+    assert.ok(!existsSync(path.join(tmp, 'dl', 'libmicrohttpd_0.9.75.orig.tar.xz')), 'the wrong file was kept');
+    assert.ok(!existsSync(path.join(tmp, 'prefix')), 'something was built');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
