@@ -720,20 +720,38 @@ NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, i
     }
 }
 
+/* What a row's output takes from its layer, read once per row (not per
+ * vector): octave k's amp and amp * freq, the amplitude sum, and whether a
+ * finished float row's gradient is scaled ((af * g) / sum, skipped where
+ * both are the exact no-ops x * 1 and x / 1). */
+typedef struct {
+    double af, sum, amp;
+    int scale_g;
+} nv_out;
+
+NV_FN nv_out nv_out_of(int want_grad, int to_float, const ne_layer *L, int k)
+{
+    nv_out o;
+    o.af = L->amp_freq[to_float == 2 ? k : 0];
+    o.sum = L->amp_sum;
+    o.amp = L->amp[k];
+    o.scale_g = to_float == 1 && want_grad && (o.af != 1.0 || o.sum != 1.0);
+    return o;
+}
+
 /* Output of a row's samples i .. i+m-1, as ne_sq2_row's to_float modes:
  * 0 noise values and gradients, 1 a finished one-octave fbm row in floats,
- * 2 the octave added into fbm sums. */
-NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
-                   double *v, ne_grad g, float *fv, float *fg)
+ * 2 the octave added into fbm sums; o from nv_out_of for the row. */
+NV_FN void nv_emit_o(int want_grad, int to_float, const nv_out *o, int i, int m, vd val, vd g0, vd g1, double *v,
+                     ne_grad g, float *fv, float *fg)
 {
-    double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
-    if (to_float == 1 && want_grad && (af != 1.0 || sum != 1.0)) {
-        vd vaf = vd_set1(af), vsum = vd_set1(sum);
+    if (to_float == 1 && want_grad && o->scale_g) {
+        vd vaf = vd_set1(o->af), vsum = vd_set1(o->sum);
         g0 = vd_div(vd_mul(vaf, g0), vsum);
         g1 = vd_div(vd_mul(vaf, g1), vsum);
     }
     if (to_float == 2) {
-        vd vamp = vd_set1(amp), vaf = vd_set1(af);
+        vd vamp = vd_set1(o->amp), vaf = vd_set1(o->af);
         val = vd_mul(vamp, val);
         g0 = vd_mul(vaf, g0);
         g1 = vd_mul(vaf, g1);
@@ -783,6 +801,14 @@ NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i,
             }
         }
     }
+}
+
+/* nv_emit_o with the layer's numbers read here (callers outside a row loop) */
+NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
+                   double *v, ne_grad g, float *fv, float *fg)
+{
+    nv_out o = nv_out_of(want_grad, to_float, L, k);
+    nv_emit_o(want_grad, to_float, &o, i, m, val, g0, g1, v, g, fv, fg);
 }
 
 /* Plane x of row samples i .. i+NV_W-1 (past n: repeats of the last). */
@@ -992,6 +1018,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
     double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
     int share = cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0 && (j + 0x80000000u) < 0xFFFFFFFFu;
     double sy = nl_fade(ty), dsy = nl_dfade(ty);
+    nv_out o = nv_out_of(want_grad, to_float, L, k);
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
         double X[NV_ROW_CHUNK + NV_W];
@@ -1015,7 +1042,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
                 vd val, g0 = vd_zero(), g1 = vd_zero();
                 nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
                          &g0, &g1);
-                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv,
+                nv_emit_o(want_grad, to_float, &o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv,
                         fg);
             }
             continue;
@@ -1092,7 +1119,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
                  * gradients, 9 coefficients spilled and reloaded) */
                 vd g0 = vd_zero(), g1 = vd_zero();
                 vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+                nv_emit_o(want_grad, to_float, &o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
                 continue;
             }
             if (vi_all_eq2(idx, c, c + 1)) {
@@ -1134,7 +1161,7 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
             }
             vd g0 = vd_zero(), g1 = vd_zero();
             vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-            nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+            nv_emit_o(want_grad, to_float, &o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
         }
     }
 }
