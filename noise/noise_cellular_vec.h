@@ -742,13 +742,17 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
 
-static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv,
-                                            float *fg)
+static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
+                                            float *fv, float *fg)
 {
-    if (fg)
-        nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, fg);
-    else
-        nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
+    for (int r = 0; r < rows; r++) {
+        double y = y0 + (double)r * step;
+        size_t at = (size_t)r * (size_t)n;
+        if (fg)
+            nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
+        else
+            nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
+    }
 }
 
 #define NV_CELL_BASE2                                                                                     \

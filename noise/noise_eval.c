@@ -393,13 +393,17 @@ NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
         else                                                                                            \
             ne_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                      \
     }                                                                                                   \
-    static void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv,  \
-                                float *fg)                                                              \
+    static void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,  \
+                                float *fv, float *fg)                                                   \
     {                                                                                                   \
-        if (fg)                                                                                         \
-            ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                     \
-        else                                                                                            \
-            ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                   \
+        for (int r = 0; r < rows; r++) {                                                                \
+            double y = y0 + (double)r * step;                                                           \
+            size_t at = (size_t)r * (size_t)n;                                                          \
+            if (fg)                                                                                     \
+                ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, fg + 2 * at);   \
+            else                                                                                        \
+                ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, NULL);          \
+        }                                                                                               \
     }
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
 NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
@@ -419,12 +423,17 @@ NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
     }
 NE_CELL_ROWS(cellular2, 0)
 NE_CELL_ROWS(cellular3, 1)
-static void cellular2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
+static void cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv,
+                               float *fg)
 {
-    if (fg)
-        nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, fg);
-    else
-        nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
+    for (int r = 0; r < rows; r++) {
+        double y = y0 + (double)r * step;
+        size_t at = (size_t)r * (size_t)n;
+        if (fg)
+            nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
+        else
+            nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
+    }
 }
 
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
@@ -895,9 +904,7 @@ static void ne_grid(const ne_field *F, double x0, double y0, double step, int wi
     if (F->n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F->d3 && L->base.float_row) {
         /* the base field straight into the caller's floats: the same
          * numbers as below, without the intermediate doubles */
-        for (int j = 0; j < height; j++)
-            L->base.float_row(L, width, x0, step, y0 + (double)j * step, out_values + (size_t)j * (size_t)width,
-                              out_grads ? out_grads + 2 * (size_t)j * (size_t)width : NULL);
+        L->base.float_row(L, width, height, x0, step, y0, out_values, out_grads);
         return;
     }
     double xs[NE_CHUNK], v[NE_CHUNK];
