@@ -671,14 +671,21 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
     ne_acc a;
     double nv[NE_CHUNK];
     ne_grad ng;
-    for (int i = 0; i < n; i++) {
+    /* the weights (w, wg) are the ridged multifractal's alone */
+    int ridged = L->fractal != NOISE_FBM && L->fractal != NOISE_TURBULENCE;
+    for (int i = 0; i < n; i++)
         a.v[i] = 0;
-        a.w[i] = 1.0;
-    }
+    if (ridged)
+        for (int i = 0; i < n; i++)
+            a.w[i] = 1.0;
     if (want)
         for (int c = 0; c < nc; c++)
             for (int i = 0; i < n; i++)
-                a.g[c][i] = a.wg[c][i] = 0;
+                a.g[c][i] = 0;
+    if (want && ridged)
+        for (int c = 0; c < nc; c++)
+            for (int i = 0; i < n; i++)
+                a.wg[c][i] = 0;
     for (int k = 0; k < L->n_oct; k++) {
         if (L->fractal == NOISE_FBM && !ys && L->base.row_acc && (want || L->base.acc_values)) {
             /* the same fbm step as below, fused into the row loop (with
