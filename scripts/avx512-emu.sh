@@ -2,7 +2,8 @@
 # avx512-emu.sh: the noise core's unit tests on the AVX-512 path, on a
 # machine without AVX-512: in bochs (Debian's 2.7 emulates AVX-512; qemu 7.2
 # does not). `make test-avx512-emu` runs it; it is slow (hours), so
-# `make test` does not (docs/architecture.md, "Vector paths").
+# `make test` does not (README, "Tests"; BENCHMARKS.md, "The AVX-512 path
+# under emulation").
 #
 # What it does, all under $BUILD/avx512-emu:
 #  1. builds the noise tests statically without sanitizers: the core at
@@ -21,13 +22,17 @@
 #
 # Usage: scripts/avx512-emu.sh [TEST...]   (default: every noise test below)
 # Environment: BUILD (build), OPT (-O2), EMU_CPU (corei7_skylake_x),
-#   EMU_TIMEOUT (seconds for the emulator, 21600), EMU_NICE (15),
+#   EMU_TIMEOUT (seconds for the emulator, 21600), EMU_NICE (10: at 15 the
+#   emulator got almost no CPU beside a few nice-10 builds),
 #   EMU_PATHS (NOISE_TEST_PATHS in the guest: avx512), EMU_BUILD_ONLY=1
 #   (stop once the CD image is made).
 #
 # Bochs details: Debian's bochs has no "nogui" display and stops in its
-# debugger at the first instruction, so it runs with the term display in a
-# pseudo-terminal (script(1)) and a debugger script that says "continue".
+# debugger at the first instruction, so it runs with a debugger script that
+# says "continue" and the term display, which (the debugger having the
+# terminal) draws the screen into a pseudo-terminal of its own ("Bochs
+# connected to screen /dev/pts/N") and blocks once that is full: a small
+# python3 loop gives bochs a terminal and reads and drops both.
 # The kernel gets "noxsaves clearcpuid=321,323" (XSAVEC, XSAVES): bochs 2.7
 # reports the compacted XSAVE size with the standard layout's offsets (2688
 # bytes, where the sum of the components is 2432); Linux 6.1 checks it, and on
@@ -35,24 +40,29 @@
 # format it uses the standard one, whose size bochs reports right.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+say() { printf 'avx512-emu: %s\n' "$*"; }
+die() { printf 'avx512-emu: %s\n' "$*" >&2; exit 1; }
+
+# All of it in one function, read whole before it runs: editing this file
+# while an emulation runs (hours) does not change the running copy.
+main() {
 BUILD=${BUILD:-build}
 OPT=${OPT:--O2}
 EMU_CPU=${EMU_CPU:-corei7_skylake_x}
 EMU_TIMEOUT=${EMU_TIMEOUT:-21600}
-EMU_NICE=${EMU_NICE:-15}
+EMU_NICE=${EMU_NICE:-10}
 EMU_PATHS=${EMU_PATHS:-avx512}
 W=$BUILD/avx512-emu
 ALL_TESTS="test_noise_golden test_noise_glsl test_noise_classic test_noise_period test_noise_grad test_noise test_noise_cellular"
 TESTS=${*:-$ALL_TESTS}
 
-say() { printf 'avx512-emu: %s\n' "$*"; }
-die() { printf 'avx512-emu: %s\n' "$*" >&2; exit 1; }
 
 # ---- what it needs: Debian packages (installed when run as root) ----
 need=""
 for p in bochs:/usr/bin/bochs-bin bochs-term:/usr/lib/x86_64-linux-gnu/bochs/plugins/libbx_term_gui.so bochsbios:/usr/share/bochs/BIOS-bochs-latest vgabios:/usr/share/vgabios/vgabios.bin \
   busybox-static:/bin/busybox isolinux:/usr/lib/ISOLINUX/isolinux.bin syslinux-common:/usr/lib/syslinux/modules/bios/ldlinux.c32 \
-  xorriso:/usr/bin/xorriso cpio:/usr/bin/cpio bsdutils:/usr/bin/script; do
+  xorriso:/usr/bin/xorriso cpio:/usr/bin/cpio python3:/usr/bin/python3; do
   [ -e "${p#*:}" ] || need="$need ${p%%:*}"
 done
 if [ -n "$need" ]; then
@@ -83,15 +93,20 @@ for f in noise/*.c; do
     nice cc $CFLAGS $OPT -c "$f" -o "$o"
   fi
 done
+rm -f "$W"/root/tests/*
 for t in $TESTS; do
   extra=""
   if [ "$t" = test_noise_classic ]; then
     # the article's code as printed: signed-long overflow (see the Makefile)
-    nice cc $CFLAGS -O1 -Wno-parentheses -c tests/wikipedia_perlin.c -o "$W/obj/wikipedia_perlin.o"
     extra=$W/obj/wikipedia_perlin.o
+    [ "$extra" -nt tests/wikipedia_perlin.inc ] && [ "$extra" -nt tests/wikipedia_perlin.c ] ||
+      nice cc $CFLAGS -O1 -Wno-parentheses -c tests/wikipedia_perlin.c -o "$extra"
   fi
-  nice cc $CFLAGS -O1 -Itests -static -o "$W/bin/$t" "tests/$t.c" $extra $objs -lm
-  strip -o "$W/root/tests/$t" "$W/bin/$t"
+  b=$W/bin/$t
+  if [ ! -e "$b" ] || [ -n "$(find tests/"$t".c tests/test.h tests/test_noise_util.h $objs $extra -newer "$b" -print -quit)" ]; then
+    nice cc $CFLAGS -O1 -Itests -static -o "$b" "tests/$t.c" $extra $objs -lm
+  fi
+  strip -o "$W/root/tests/$t" "$b"
 done
 
 # ---- 2. the initramfs ----
@@ -171,8 +186,33 @@ rm -f "$W/serial.log" "$W/bochs.log" "$W/timed.log" "$W/bochs.pid"
 : >"$W/serial.log"
 say "bochs, $EMU_CPU, NOISE_TEST_PATHS=$EMU_PATHS, at most ${EMU_TIMEOUT}s: $TESTS"
 start=$(date +%s)
-TERM=xterm nice -n "$EMU_NICE" timeout "$EMU_TIMEOUT" script -qefc \
-  "echo \$\$ >'$W/bochs.pid'; exec bochs-bin -q -f '$W/bochsrc' -rc '$W/debugger.rc'" /dev/null </dev/null >"$W/bochs.out" 2>&1 &
+# bochs in a pseudo-terminal; its output and its screen read and dropped;
+# its pid in bochs.pid
+PTY_RUN='
+import os, pty, re, select, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[2], sys.argv[2:])
+with open(sys.argv[1], "w") as f:
+    f.write("%d\n" % pid)
+fds, seen = [fd], b""
+while fd in fds:
+    for r in select.select(fds, [], [])[0]:
+        try:
+            data = os.read(r, 65536)
+        except OSError:
+            data = b""
+        if not data:
+            fds.remove(r)
+        elif r == fd and len(fds) == 1:
+            seen = (seen + data)[-4096:]
+            m = re.search(rb"connected to screen \"(/dev/pts/[0-9]+)\"", seen)
+            if m:
+                fds.append(os.open(m.group(1), os.O_RDONLY | os.O_NOCTTY))
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+'
+TERM=xterm nice -n "$EMU_NICE" timeout "$EMU_TIMEOUT" /usr/bin/python3 -c "$PTY_RUN" "$W/bochs.pid" \
+  bochs-bin -q -f "$W/bochsrc" -rc "$W/debugger.rc" </dev/null >"$W/bochs.out" 2>&1 &
 emu=$!
 # stops bochs itself (by its pid) if this script is interrupted
 stop_emu() { [ -s "$W/bochs.pid" ] && kill "$(cat "$W/bochs.pid")" 2>/dev/null; kill "$emu" 2>/dev/null; true; }
@@ -211,15 +251,17 @@ grep -q '^@@ done' <<<"$log" || { say "FAIL: the guest did not finish (timeout $
 printf '%-22s %8s %8s %8s %8s %8s %6s\n' test avx512ok failed skipped other-ok rc seconds
 for t in $TESTS; do
   out=$(printf '%s\n' "$log" | sed -n "/^@@ begin $t\$/,/^@@ end $t rc=/p")
-  tl=$(sed -n "/\] @@ begin $t\$/,/\] @@ end $t rc=/p" "$W/timed.log")
-  secs=$(( $(printf '%s\n' "$tl" | tail -1 | sed -n 's/^\[ *\([0-9]*\)s\].*/\1/p' || echo 0) - $(printf '%s\n' "$tl" | head -1 | sed -n 's/^\[ *\([0-9]*\)s\].*/\1/p' || echo 0) )) || secs=0
+  # wall seconds from the test's first line to its last (5 s resolution)
+  secs=$(sed -n "/\] @@ begin $t\$/,/\] @@ end $t rc=/p" "$W/timed.log" | sed -n 's/^\[ *\([0-9]*\)s\].*/\1/p' |
+    sed -n '1h; ${H; x; s/\n/ /; p}' | awk '{ print $2 - $1 }')
   rc=$(printf '%s\n' "$out" | sed -n 's/^@@ end .* rc=\([0-9]*\)$/\1/p')
   want=$(grep -c '^[[:space:]]*RUN_PATHS(' "tests/$t.c" || true)
   ok=$(printf '%s\n' "$out" | grep -c "^ok - .* \[avx512\]\$" || true)
   failed=$(printf '%s\n' "$out" | grep -c '^not ok' || true)
-  skipped=$(printf '%s\n' "$out" | grep -i 'avx512' | grep -ci 'skipped' || true)
+  # "# NAME [avx512]: skipped, ..." and "# paths agree: avx512 skipped ..."
+  skipped=$(printf '%s\n' "$out" | grep -cE '\[avx512\]: skipped|: avx512 skipped' || true)
   other=$(printf '%s\n' "$out" | grep '^ok - ' | grep -vc ' \[[a-z0-9]*\]$' || true)
-  printf '%-22s %4s/%-3s %8s %8s %8s %8s %6s\n' "$t" "$ok" "$want" "$failed" "$skipped" "$other" "${rc:-none}" "$secs"
+  printf '%-22s %4s/%-3s %8s %8s %8s %8s %6s\n' "$t" "$ok" "$want" "$failed" "$skipped" "$other" "${rc:-none}" "${secs:-?}"
   if [ "${rc:-x}" != 0 ] || [ "$failed" != 0 ] || [ "$skipped" != 0 ] || [ "$ok" != "$want" ] ||
     ! grep -q '^# [0-9]* passed, 0 failed$' <<<"$out"; then
     bad=1
@@ -233,3 +275,6 @@ say "serial log: $W/serial.log (with wall times: $W/timed.log)"
 [ "$bad" = 0 ] && say "PASS: every test above passed on the emulated AVX-512 path ($EMU_CPU)" && exit 0
 say "FAIL"
 exit 1
+}
+main "$@"
+exit
