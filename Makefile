@@ -56,6 +56,7 @@ help:
 	@echo '  deps            install what building and running need (scripts/deps.sh build)'
 	@echo '  deps-test       that and the test tools; deps-bench: and the benchmark peers'
 	@echo '  valgrind        unit and HTTP tests under valgrind memcheck'
+	@echo '  test-avx512-emu the noise tests on the AVX-512 path in bochs, for CPUs without it (hours)'
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60); fuzz-build'
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
@@ -372,6 +373,14 @@ $(BUILD)/vg/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)
 	BUILD=$(BUILD) tests/valgrind.sh
+
+# ---- the AVX-512 path where the CPU has none: the noise tests, built
+# statically without sanitizers, booted in bochs (which emulates AVX-512)
+# with a Debian kernel and busybox, the AVX-512 path only
+# (scripts/avx512-emu.sh; hours of emulation, so not part of make test).
+.PHONY: test-avx512-emu
+test-avx512-emu:
+	BUILD=$(BUILD) OPT="$(OPT)" scripts/avx512-emu.sh
 
 # ---- the noise core as a library (README, "The core as a library"):
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,

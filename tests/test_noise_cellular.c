@@ -214,7 +214,7 @@ static void test_brute_force(void)
                        "beyond the 5 x 5%s: %ld\n", d3 ? "3D" : "2D", dist_names[dist], jitters[ji], n,
                        d3 ? " x 3" : "", outside3_f1, outside3_f2, d3 ? " x 5" : "", outside5);
                 for (int path = 0; path < NOISE_SIMD_COUNT; path++) {
-                    if (noise_simd_set((noise_simd)path) != 0)
+                    if (!tn_path_wanted((noise_simd)path) || noise_simd_set((noise_simd)path) != 0)
                         continue;
                     for (int ret = 0; ret < NOISE_RETURN_COUNT; ret++) {
                         noise_spec s;
@@ -371,8 +371,9 @@ static void test_paths_agree(void)
     cell_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
     int ran = 0, n_cfg = 0, bad_cfg = 0;
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!noise_simd_supported((noise_simd)p)) {
-            printf("# paths agree: %s skipped (not on this CPU or build)\n", noise_simd_name((noise_simd)p));
+        if (!tn_path_ok((noise_simd)p)) {
+            printf("# paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
+                   noise_simd_name((noise_simd)p));
             continue;
         }
         ran++;
@@ -396,6 +397,7 @@ static void test_paths_agree(void)
                             k.jitter, pl);
                 }
             }
+        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
     }
     noise_simd_set(best);
     free(ref);
@@ -419,8 +421,11 @@ static void test_wide_rows(void)
     float *ro = malloc(sizeof(float) * W * H), *go = malloc(sizeof(float) * W * H);
     int n_cfg = 0, bad_cfg = 0;
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!noise_simd_supported((noise_simd)p))
+        if (!tn_path_ok((noise_simd)p)) {
+            printf("# wide rows: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
+                   noise_simd_name((noise_simd)p));
             continue;
+        }
         for (int c = 0; c < N_CFG; c++)
             for (int pl = 0; pl < 6; pl++)
                 for (int oct = 1; oct <= (pl == 2 ? 4 : 1); oct += 3) {
@@ -443,6 +448,7 @@ static void test_wide_rows(void)
                                     ret_names[k.ret], k.jitter, pl, oct);
                     }
                 }
+        printf("# wide rows: %s ran against scalar\n", noise_simd_name((noise_simd)p));
     }
     noise_simd_set(best);
     free(rv);

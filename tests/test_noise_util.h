@@ -113,16 +113,47 @@ static const char *const tn_fractal_names[] = { "fbm", "turbulence", "ridged" };
 
 #ifdef TEST_H
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* NOISE_TEST_PATHS, a comma-separated list of path names ("avx512",
+ * "scalar,avx512"), limits the paths the tests run; unset, every path the CPU
+ * has runs. scripts/avx512-emu.sh sets it to avx512, so the emulator spends
+ * its hours on that path only. Paths left out are reported as skipped, like
+ * those the CPU lacks; the scalar reference of a "paths agree" comparison
+ * runs whatever the list says. */
+static inline int tn_path_wanted(noise_simd p)
+{
+    const char *list = getenv("NOISE_TEST_PATHS"), *name = noise_simd_name(p);
+    if (!list || !*list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        if (len == n && strncmp(s, name, n) == 0)
+            return 1;
+        s += len + (s[len] == ',');
+    }
+    return 0;
+}
+
+/* The CPU and build have path p, and NOISE_TEST_PATHS wants it. */
+static inline int tn_path_ok(noise_simd p) { return noise_simd_supported(p) && tn_path_wanted(p); }
 
 /* Runs a test once on every instruction-set path (scalar, AVX2, AVX-512),
- * as "name [path]"; a path this CPU or build lacks is reported as skipped
- * (a "#" line, not counted). The best path is active again afterwards. */
+ * as "name [path]"; a path this CPU or build lacks, or NOISE_TEST_PATHS
+ * leaves out, is reported as skipped (a "#" line, not counted). The best
+ * path is active again afterwards. */
 static inline void tn_run_paths(const char *name, void (*fn)(void))
 {
     noise_simd best = noise_simd_active();
     for (int p = 0; p < NOISE_SIMD_COUNT; p++) {
         char full[128];
         snprintf(full, sizeof full, "%s [%s]", name, noise_simd_name((noise_simd)p));
+        if (!tn_path_wanted((noise_simd)p)) {
+            printf("# %s: skipped, not in NOISE_TEST_PATHS=%s\n", full, getenv("NOISE_TEST_PATHS"));
+            continue;
+        }
         if (noise_simd_set((noise_simd)p) != 0) {
             printf("# %s: skipped, no %s path on this CPU or build\n", full, noise_simd_name((noise_simd)p));
             continue;
