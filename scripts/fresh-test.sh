@@ -84,13 +84,16 @@ done
 buildah run "${ISO[@]}" --workingdir /src --env NOISETILE_PORT=0 "$ctr" -- make run >"$src/run.out" 2>"$src/run.err" &
 daemon=$!
 url=""
-for _ in $(seq 1 600); do
+# A bound against a hang, not a timing: make run compiles the whole daemon
+# first, which takes many minutes on a busy 2-core machine.
+run_wait=${FRESH_RUN_WAIT:-1800}
+for _ in $(seq 1 $((run_wait * 2))); do
   url=$(grep -oE 'http://127\.0\.0\.1:[0-9]+' "$src/run.out" 2>/dev/null | head -n1) || true
   [ -n "$url" ] && break
   kill -0 "$daemon" 2>/dev/null || { tail -n 30 "$src/run.err" >&2; die "make run exited"; }
   sleep 0.5
 done
-[ -n "$url" ] || { tail -n 30 "$src/run.err" >&2; die "make run did not serve within 300 s"; }
+[ -n "$url" ] || { tail -n 30 "$src/run.err" >&2; die "make run did not serve within $run_wait s (FRESH_RUN_WAIT)"; }
 grep -m1 'open-file limit' "$src/run.out" | sed 's/^/    /'
 page=$(curl -sS --max-time 20 "$url/") || die "GET / failed"
 case $page in *leaflet.js*viewer-core.js*) ;; *) die "/ is not the viewer" ;; esac
