@@ -68,7 +68,7 @@ secret=()
 say "building $IMAGE (buildah bud --pull=never)"
 t0=$(date +%s)
 old_image=$(buildah images --quiet --no-trunc "$IMAGE" 2>/dev/null | head -n1) || true
-timeout 1800 buildah bud "${ISO[@]}" --pull=never --format docker --layers --force-rm "${secret[@]}" -t "$IMAGE" . \
+timeout "${IMAGE_BUILD_WAIT:-3600}" buildah bud "${ISO[@]}" --pull=never --format docker --layers --force-rm "${secret[@]}" -t "$IMAGE" . \
   || die "buildah bud failed"
 say "built in $(( $(date +%s) - t0 )) s"
 # The image this build replaced would linger untagged: drop it.
