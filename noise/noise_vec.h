@@ -1030,8 +1030,8 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
  * takes its lanes' corners from the chain into the kernel's own
  * expressions. A chunk whose cells are smaller than about 4 samples, or
  * outside the int32 lattice, and vectors the chain does not cover take
- * the whole kernel per lane. Output as nv_emit's to_float 0 (doubles) or
- * 1 (a one-octave fbm row in floats). */
+ * the whole kernel per lane. Output as nv_emit's to_float: 0 (doubles), 1
+ * (a one-octave fbm row in floats) or 2 (added into fbm sums). */
 NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                        double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
 {
@@ -1305,6 +1305,14 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         (void)t;                                                                                          \
         nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
     }                                                                                                     \
+    static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
+                                     double *acc_v, ne_grad acc_g)                                        \
+    {                                                                                                     \
+        if (acc_g)                                                                                        \
+            nv_tri2_row(MODE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                      \
+        else                                                                                              \
+            nv_tri2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                       \
+    }                                                                                                     \
     static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
                                           float *fv, float *fg)                                           \
     {                                                                                                     \
@@ -1372,7 +1380,7 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #include "noise_cellular_vec.h"
 
 #define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 
 #include "noise_classic_vec.h"
