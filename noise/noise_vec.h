@@ -577,43 +577,71 @@ NV_FN void nv_imp_grad(vi hash, vd x, vd y, vd z, vd out[4])
     out[3] = vd_blend(v_z, sv, zero);
 }
 
-/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. */
-NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd z, vd *val, vd g[3])
+/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. z0:
+ * the z = 0 slice (z is +0), where g[2] is not computed: the scalar's last
+ * lerp there is r = y0 + (y1 - y0) * +0 (w = fade(+0) = +0), which is y0
+ * bit for bit unless y0 is -0 (-0 + +0 is +0), so the four z + 1 corners
+ * are computed only for vectors with a zero in y0's value or (with
+ * gradients) its x or y derivative. */
+NV_FN int nv_improved3(const unsigned char *perm, int want_grad, int z0, vd x, vd y, vd z, vd *val, vd g[3])
 {
-    vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
-    if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
+    vd fl[3] = { vd_floor(x), vd_floor(y), z0 ? vd_zero() : vd_floor(z) };
+    vm ok = vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1]));
+    if (!vm_all(z0 ? ok : vm_and(ok, nv_index_ok(fl[2]))))
         return 0;
     vd fx = nv_frac(x, fl[0]), fy = nv_frac(y, fl[1]);
-    vd fz = nv_frac(z, fl[2]);
+    vd fz = z0 ? vd_zero() : nv_frac(z, fl[2]);
     vi b255 = vi_set1(255), one = vi_set1(1);
-    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
-    vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
-    vi A = vi_add(nv_perm(perm, X), Y), AA = vi_add(nv_perm(perm, A), Z), AB = vi_add(nv_perm(perm, vi_add(A, one)), Z);
-    vi B = vi_add(nv_perm(perm, vi_add(X, one)), Y), BA = vi_add(nv_perm(perm, B), Z);
-    vi BB = vi_add(nv_perm(perm, vi_add(B, one)), Z);
-    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d), fz1 = vd_sub(fz, one_d);
+    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255);
+    vi Z = z0 ? vi_set1(0) : vi_and(vd_to_vi(fl[2]), b255);
+    vd u = nv_fade(fx), v = nv_fade(fy);
+    vi A = vi_add(nv_perm(perm, X), Y), B = vi_add(nv_perm(perm, vi_add(X, one)), Y);
+    vi AA = nv_perm(perm, A), AB = nv_perm(perm, vi_add(A, one));
+    vi BA = nv_perm(perm, B), BB = nv_perm(perm, vi_add(B, one));
+    if (!z0) {
+        AA = vi_add(AA, Z);
+        AB = vi_add(AB, Z);
+        BA = vi_add(BA, Z);
+        BB = vi_add(BB, Z);
+    }
+    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d);
     vd c[8][4];
     nv_imp_grad(nv_perm(perm, AA), fx, fy, fz, c[0]);
     nv_imp_grad(nv_perm(perm, BA), fx1, fy, fz, c[1]);
     nv_imp_grad(nv_perm(perm, AB), fx, fy1, fz, c[2]);
     nv_imp_grad(nv_perm(perm, BB), fx1, fy1, fz, c[3]);
-    nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
-    nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
-    nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
-    nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
-    vd du = nv_dfade(fx), dv = nv_dfade(fy), dw = nv_dfade(fz);
+    vd du = nv_dfade(fx), dv = nv_dfade(fy);
     vd x0[4], x1[4], x2[4], x3[4], y0[4], y1[4], r[4];
     nv_lerp4(c[0], c[1], u, du, 0, x0);
     nv_lerp4(c[2], c[3], u, du, 0, x1);
-    nv_lerp4(c[4], c[5], u, du, 0, x2);
-    nv_lerp4(c[6], c[7], u, du, 0, x3);
     nv_lerp4(x0, x1, v, dv, 1, y0);
-    nv_lerp4(x2, x3, v, dv, 1, y1);
-    nv_lerp4(y0, y1, w, dw, 2, r);
+    int far_half = !z0;
+    if (z0) {
+        vd zero = vd_zero();
+        vm has0 = vd_eq(y0[0], zero);
+        if (want_grad)
+            has0 = vm_or(has0, vm_or(vd_eq(y0[1], zero), vd_eq(y0[2], zero)));
+        far_half = !vm_all(vm_not(has0));
+    }
+    if (far_half) {
+        vd fz1 = vd_sub(fz, one_d);
+        nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
+        nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
+        nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
+        nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
+        vd w = nv_fade(fz), dw = nv_dfade(fz);
+        nv_lerp4(c[4], c[5], u, du, 0, x2);
+        nv_lerp4(c[6], c[7], u, du, 0, x3);
+        nv_lerp4(x2, x3, v, dv, 1, y1);
+        nv_lerp4(y0, y1, w, dw, 2, r);
+    } else {
+        for (int k = 0; k < 4; k++)
+            r[k] = y0[k];
+    }
     vm out = vm_or(vd_gt(r[0], one_d), vd_lt(r[0], vd_set1(-1.0)));
     r[0] = vd_blend(out, vd_blend(vd_gt(r[0], vd_zero()), one_d, vd_set1(-1.0)), r[0]);
     if (want_grad)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < (z0 ? 2 : 3); k++)
             g[k] = vd_blend(out, vd_zero(), r[1 + k]);
     *val = r[0];
     return 1;
@@ -631,7 +659,7 @@ NV_FN void nv_improved_pts(int d3, int want_grad, const ne_layer *L, int k, int 
     for (; i + NV_W <= n; i += NV_W) {
         vd x = vd_mul(vd_loadu(xs + i), vf), yy = ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, val, gv[3];
         gv[0] = gv[1] = gv[2] = vd_zero();
-        if (nv_improved3(perm, want_grad, x, yy, vqz, &val, gv)) {
+        if (nv_improved3(perm, want_grad, !d3, x, yy, vqz, &val, gv)) {
             vd_storeu(v + i, val);
             if (want_grad)
                 for (int c = 0; c < nc; c++)
@@ -719,6 +747,143 @@ NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, i
         }
     }
 }
+
+/* ---- fbm at 2D points given as (x, y) pairs (ne_fbm_pts_fn) ---- */
+
+/* nv_octave2's third kernel: improved noise's z = 0 slice */
+enum { NV_IMP2 = 2 };
+
+/* Base noise of octave k at plane points (x, y): nv_pts2's and
+ * nv_improved_pts's numbers (noise space = plane * freq, the same product),
+ * lane by lane the scalar kernel where the vector one cannot run. */
+NV_FN void nv_octave2(int lat, int mode, int want_grad, const ne_layer *L, int k, vd x, vd y, vd *val, vd *g0,
+                      vd *g1)
+{
+    vd f = vd_set1(L->freq[k]);
+    x = vd_mul(x, f);
+    y = vd_mul(y, f);
+    if (lat != NV_IMP2) {
+        nv_eval2(lat, mode, want_grad, L->seed[k], x, y, val, g0, g1);
+        return;
+    }
+    vd g[3];
+    if (nv_improved3(L->perm[k], want_grad, 1, x, y, vd_zero(), val, g)) {
+        if (want_grad) {
+            *g0 = g[0];
+            *g1 = g[1];
+        }
+        return;
+    }
+    double X[NV_W], Y[NV_W], V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(X, x);
+    vd_storeu(Y, y);
+    for (int l = 0; l < NV_W; l++) {
+        double gd[3] = { 0, 0, 0 };
+        V[l] = nk_improved3(L->perm[k], X[l], Y[l], 0.0, want_grad, gd);
+        G0[l] = gd[0];
+        G1[l] = gd[1];
+    }
+    *val = vd_loadu(V);
+    *g0 = vd_loadu(G0);
+    *g1 = vd_loadu(G1);
+}
+
+/* ne_layer_eval's fbm at one vector of points, finished: one octave, the
+ * base value clamped and the gradient (af * g) / sum (a multiply by 1 and
+ * a divide by 1 are exact, so they are skipped); more, sum over k of amp_k
+ * * v_k (and of amp_freq_k * g_k) from 0 in octave order, / sum, clamped.
+ * The clamp is ne_clamp_n's: max(-1, v), then min(1, .). */
+NV_FN void nv_fbm2(int lat, int mode, int want_grad, const ne_layer *L, vd x, vd y, vd *val, vd *g0, vd *g1)
+{
+    vd zero = vd_zero(), vsum = vd_set1(L->amp_sum), v, d0 = zero, d1 = zero;
+    if (L->n_oct == 1) {
+        nv_octave2(lat, mode, want_grad, L, 0, x, y, &v, &d0, &d1);
+        if (want_grad && L->amp_freq[0] != 1.0) {
+            d0 = vd_mul(vd_set1(L->amp_freq[0]), d0);
+            d1 = vd_mul(vd_set1(L->amp_freq[0]), d1);
+        }
+        if (want_grad && L->amp_sum != 1.0) {
+            d0 = vd_div(d0, vsum);
+            d1 = vd_div(d1, vsum);
+        }
+    } else {
+        vd av = zero;
+        for (int k = 0; k < L->n_oct; k++) {
+            vd ov, o0 = zero, o1 = zero;
+            nv_octave2(lat, mode, want_grad, L, k, x, y, &ov, &o0, &o1);
+            av = vd_add(av, vd_mul(vd_set1(L->amp[k]), ov));
+            if (want_grad) {
+                vd af = vd_set1(L->amp_freq[k]);
+                d0 = vd_add(d0, vd_mul(af, o0));
+                d1 = vd_add(d1, vd_mul(af, o1));
+            }
+        }
+        v = vd_div(av, vsum);
+        if (want_grad) {
+            d0 = vd_div(d0, vsum);
+            d1 = vd_div(d1, vsum);
+        }
+    }
+    *val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), v));
+    *g0 = d0;
+    *g1 = d1;
+}
+
+/* NV_W points from pts (pairs) into out_v and out_g (pairs) */
+NV_FN void nv_fbm_block(int lat, int mode, int want_grad, const ne_layer *L, const double *pts, double *out_v,
+                        double *out_g)
+{
+    vd x, y, v, g0, g1;
+    vd_load2(pts, &x, &y);
+    nv_fbm2(lat, mode, want_grad, L, x, y, &v, &g0, &g1);
+    vd_storeu(out_v, v);
+    if (want_grad)
+        vd_store2(out_g, g0, g1);
+}
+
+/* ne_fbm_pts_fn: NV_W points at a time, straight from and into the
+ * caller's arrays; the last few as a vector whose spare lanes repeat the
+ * last point. */
+NV_FN void nv_fbm_pts(int lat, int mode, int want_grad, const ne_layer *L, size_t n, const double *pts,
+                      double *out_v, double *out_g)
+{
+    size_t i = 0;
+    for (; i + NV_W <= n; i += NV_W)
+        nv_fbm_block(lat, mode, want_grad, L, pts + 2 * i, out_v + i, want_grad ? out_g + 2 * i : NULL);
+    if (i == n)
+        return;
+    double P[2 * NV_W], V[NV_W], G[2 * NV_W];
+    size_t m = n - i;
+    for (size_t l = 0; l < NV_W; l++) {
+        size_t q = i + (l < m ? l : m - 1);
+        P[2 * l] = pts[2 * q];
+        P[2 * l + 1] = pts[2 * q + 1];
+    }
+    nv_fbm_block(lat, mode, want_grad, L, P, V, G);
+    for (size_t l = 0; l < m; l++) {
+        out_v[i + l] = V[l];
+        if (want_grad) {
+            out_g[2 * (i + l)] = G[2 * l];
+            out_g[2 * (i + l) + 1] = G[2 * l + 1];
+        }
+    }
+}
+
+#define NV_FBM_PTS(name, LAT, MODE)                                                                       \
+    static NV_TARGET void name##_fbm(const ne_layer *L, size_t n, const double *pts, double *out_v,       \
+                                     double *out_g)                                                       \
+    {                                                                                                     \
+        if (out_g)                                                                                        \
+            nv_fbm_pts(LAT, MODE, 1, L, n, pts, out_v, out_g);                                            \
+        else                                                                                              \
+            nv_fbm_pts(LAT, MODE, 0, L, n, pts, out_v, NULL);                                             \
+    }
+NV_FBM_PTS(nv_value_sq2, NV_SQ2, NK_MODE_VALUE)
+NV_FBM_PTS(nv_perlin_sq2, NV_SQ2, NK_MODE_PERLIN)
+NV_FBM_PTS(nv_value_tri2, NV_TRI2, NK_MODE_VALUE)
+NV_FBM_PTS(nv_perlin_tri2, NV_TRI2, NK_MODE_PERLIN)
+NV_FBM_PTS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
+NV_FBM_PTS(nv_improved2, NV_IMP2, 0)
 
 /* Output of a row's samples i .. i+m-1, as ne_sq2_row's to_float modes:
  * 0 noise values and gradients, 1 a finished one-octave fbm row in floats,
@@ -1272,9 +1437,11 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
 #include "noise_cellular_vec.h"
 
-#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow }
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow, name##_fbm }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+/* improved noise's 2D slice: the 3D loops and fbm at points */
+#define NV_IMP2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL, name##_fbm }
 
 #include "noise_classic_vec.h"
 
@@ -1298,8 +1465,8 @@ static const ne_base_table nv_bases = {
         [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
-        [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
-        [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_SQUARE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_TRIANGLE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
     },
     [NOISE_CELLULAR] = {
         [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
