@@ -169,11 +169,13 @@ typedef struct {
     vd p, q, r, s, py, qy, ry, sy, rp, ryp, b;
 } nv_cell2;
 
-/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
-NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+/* nk_value2_cell / nk_perlin2_cell from the corners' table entries, corners
+ * (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1): value noise's values in
+ * e[0..3], perlin's gradients in e[2q], e[2q + 1] */
+NV_FN void nv_sq2_cell_of(int mode, int want_grad, const vd *e, vd ty, vd sy, vd dsy, nv_cell2 *c)
 {
     if (mode == NK_MODE_VALUE) {
-        vd a = nv_value_of(ha), b = nv_value_of(hb), cc = nv_value_of(hc), d = nv_value_of(hd);
+        vd a = e[0], b = e[1], cc = e[2], d = e[3];
         vd ba = vd_sub(b, a), dc = vd_sub(d, cc);
         c->p = vd_add(a, vd_mul(ba, sy));
         c->r = vd_add(cc, vd_mul(dc, sy));
@@ -185,11 +187,7 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
         }
         return;
     }
-    vd ga0, ga1, gb0, gb1, gc0, gc1, gd0, gd1;
-    nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
-    nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
-    nv_diamond_of(hc, NL_PERLIN2_SCALE, &gc0, &gc1);
-    nv_diamond_of(hd, NL_PERLIN2_SCALE, &gd0, &gd1);
+    vd ga0 = e[0], ga1 = e[1], gb0 = e[2], gb1 = e[3], gc0 = e[4], gc1 = e[5], gd0 = e[6], gd1 = e[7];
     vd ty1 = vd_sub(ty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), sy);
     c->p = vd_add(vd_mul(ga0, ry), vd_mul(gb0, sy));
     c->q = vd_add(vd_mul(vd_mul(ga1, ty), ry), vd_mul(vd_mul(gb1, ty1), sy));
@@ -206,6 +204,24 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
         c->ryp = vd_sub(c->ry, c->py);
         c->b = vd_sub(vd_sub(c->sy, c->ry), c->qy);
     }
+}
+
+/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
+NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+{
+    vd e[8];
+    if (mode == NK_MODE_VALUE) {
+        e[0] = nv_value_of(ha);
+        e[1] = nv_value_of(hb);
+        e[2] = nv_value_of(hc);
+        e[3] = nv_value_of(hd);
+    } else {
+        nv_diamond_of(ha, NL_PERLIN2_SCALE, &e[0], &e[1]);
+        nv_diamond_of(hb, NL_PERLIN2_SCALE, &e[2], &e[3]);
+        nv_diamond_of(hc, NL_PERLIN2_SCALE, &e[4], &e[5]);
+        nv_diamond_of(hd, NL_PERLIN2_SCALE, &e[6], &e[7]);
+    }
+    nv_sq2_cell_of(mode, want_grad, e, ty, sy, dsy, c);
 }
 
 /* nk_value2_sample / nk_perlin2_sample */
@@ -788,78 +804,173 @@ NV_FN void nv_octave2(int lat, int mode, int want_grad, const ne_layer *L, int k
     *g1 = vd_loadu(G1);
 }
 
-/* ne_layer_eval's fbm at one vector of points, finished: one octave, the
- * base value clamped and the gradient (af * g) / sum (a multiply by 1 and
- * a divide by 1 are exact, so they are skipped); more, sum over k of amp_k
- * * v_k (and of amp_freq_k * g_k) from 0 in octave order, / sum, clamped.
- * The clamp is ne_clamp_n's: max(-1, v), then min(1, .). */
-NV_FN void nv_fbm2(int lat, int mode, int want_grad, const ne_layer *L, vd x, vd y, vd *val, vd *g0, vd *g1)
+/* An octave's values and gradients into a block's sums: acc 0, the first
+ * (only) octave as it is; 1, v += amp_k * val and g += amp_freq_k * g. */
+NV_FN void nv_acc(int want_grad, int acc, const ne_layer *L, int k, vd val, vd d0, vd d1, vd *v, vd *g0, vd *g1)
 {
-    vd zero = vd_zero(), vsum = vd_set1(L->amp_sum), v, d0 = zero, d1 = zero;
+    if (!acc) {
+        *v = val;
+        *g0 = d0;
+        *g1 = d1;
+        return;
+    }
+    *v = vd_add(*v, vd_mul(vd_set1(L->amp[k]), val));
+    if (want_grad) {
+        vd af = vd_set1(L->amp_freq[k]);
+        *g0 = vd_add(*g0, vd_mul(af, d0));
+        *g1 = vd_add(*g1, vd_mul(af, d1));
+    }
+}
+
+/* Vectors of points a batch block holds: NV_PB for the square lattice where
+ * the path reads its tables by loads (two passes, below), else 1. */
+#define NV_PB 4
+#define NV_BLOCK(lat) (NV_TABLES && (lat) == NV_SQ2 ? NV_PB : 1)
+
+#if NV_TABLES
+/* The square lattice at NV_PB vectors of points in two passes: the first
+ * hashes each vector's four corners and stores the table entries' byte
+ * offsets, the second loads the entries from there with scalar addresses
+ * and does the cell and sample arithmetic (nv_sq2's numbers). In one pass
+ * each offset went from a vector lane to an address register (two
+ * instructions a lane) and each vector chained hash -> loads -> arithmetic:
+ * 20 % slower. */
+typedef struct {
+    uint32_t off[NV_PB][4][NV_W]; /* corners (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1) */
+    vd tx[NV_PB], ty[NV_PB];
+    int ok[NV_PB]; /* 0: a lane needs the scalar kernel */
+} nv_sq2_pass;
+
+NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                        vd *val, vd *g0, vd *g1)
+{
+    nv_sq2_pass ps;
+    vd f = vd_set1(L->freq[k]);
+    vi s = vi_set1((int)nl_seed(L->seed[k]));
+    int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
+    for (int b = 0; b < NV_PB; b++) {
+        vd x = vd_mul(X[b], f), y = vd_mul(Y[b], f), fx = vd_floor(x), fy = vd_floor(y);
+        ps.ok[b] = vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy)));
+        ps.tx[b] = nv_frac(x, fx);
+        ps.ty[b] = nv_frac(y, fy);
+        vi2 h[2];
+        nv_hash4(s, vd_to_vi(fx), vd_to_vi(fy), h);
+        vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h[0])), shift));
+        vi_storeu(ps.off[b][1], vi_shl(nv_byte(vi2_lo(h[1])), shift));
+        vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h[0])), shift));
+        vi_storeu(ps.off[b][3], vi_shl(nv_byte(vi2_hi(h[1])), shift));
+    }
+    /* the offsets are read from memory: without this the compiler takes
+     * them out of the vectors lane by lane again */
+    __asm__("" : "+m"(ps.off));
+    for (int b = 0; b < NV_PB; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        if (ps.ok[b]) {
+            vd e[8];
+            for (int q = 0; q < 4; q++) {
+                if (mode == NK_MODE_VALUE)
+                    e[q] = vd_table1(nl_value_table, ps.off[b][q]);
+                else
+                    vd_table2(&nl_perlin2_table[0][0], ps.off[b][q], &e[2 * q], &e[2 * q + 1]);
+            }
+            nv_cell2 c;
+            vd ty = ps.ty[b];
+            nv_sq2_cell_of(mode, want_grad, e, ty, nv_fade(ty), nv_dfade(ty), &c);
+            v = nv_sq2_sample(mode, want_grad, &c, ps.tx[b], &d0, &d1);
+        } else {
+            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+        }
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
+#endif
+
+/* Octave k's base noise at a block's nb vectors of points, into its sums
+ * (nv_acc) */
+NV_FN void nv_octave_block(int lat, int mode, int want_grad, int acc, int nb, const ne_layer *L, int k,
+                           const vd *X, const vd *Y, vd *val, vd *g0, vd *g1)
+{
+#if NV_TABLES
+    if (lat == NV_SQ2) {
+        nv_sq2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
+        return;
+    }
+#endif
+    for (int b = 0; b < nb; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        nv_octave2(lat, mode, want_grad, L, k, X[b], Y[b], &v, &d0, &d1);
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
+
+/* ne_layer_eval's fbm at a block of nb vectors of points (pairs, from
+ * pts), finished, into out_v and out_g (pairs): one octave, the base value
+ * clamped and the gradient (af * g) / sum (a multiply by 1 and a divide by
+ * 1 are exact, so they are skipped); more, sum over k of amp_k * v_k (and
+ * of amp_freq_k * g_k) from 0 in octave order, / sum, clamped. The clamp
+ * is ne_clamp_n's: max(-1, v), then min(1, .). */
+NV_FN void nv_fbm_block(int lat, int mode, int want_grad, int nb, const ne_layer *L, const double *pts,
+                        double *out_v, double *out_g)
+{
+    vd X[NV_PB], Y[NV_PB], v[NV_PB], d0[NV_PB], d1[NV_PB], zero = vd_zero(), vsum = vd_set1(L->amp_sum);
+    for (int b = 0; b < nb; b++) {
+        vd_load2(pts + 2 * NV_W * b, &X[b], &Y[b]);
+        d0[b] = d1[b] = zero;
+    }
     if (L->n_oct == 1) {
-        nv_octave2(lat, mode, want_grad, L, 0, x, y, &v, &d0, &d1);
-        if (want_grad && L->amp_freq[0] != 1.0) {
-            d0 = vd_mul(vd_set1(L->amp_freq[0]), d0);
-            d1 = vd_mul(vd_set1(L->amp_freq[0]), d1);
-        }
-        if (want_grad && L->amp_sum != 1.0) {
-            d0 = vd_div(d0, vsum);
-            d1 = vd_div(d1, vsum);
-        }
-    } else {
-        vd av = zero;
-        for (int k = 0; k < L->n_oct; k++) {
-            vd ov, o0 = zero, o1 = zero;
-            nv_octave2(lat, mode, want_grad, L, k, x, y, &ov, &o0, &o1);
-            av = vd_add(av, vd_mul(vd_set1(L->amp[k]), ov));
-            if (want_grad) {
-                vd af = vd_set1(L->amp_freq[k]);
-                d0 = vd_add(d0, vd_mul(af, o0));
-                d1 = vd_add(d1, vd_mul(af, o1));
+        nv_octave_block(lat, mode, want_grad, 0, nb, L, 0, X, Y, v, d0, d1);
+        double af = L->amp_freq[0];
+        for (int b = 0; want_grad && b < nb; b++) {
+            if (af != 1.0) {
+                d0[b] = vd_mul(vd_set1(af), d0[b]);
+                d1[b] = vd_mul(vd_set1(af), d1[b]);
+            }
+            if (L->amp_sum != 1.0) {
+                d0[b] = vd_div(d0[b], vsum);
+                d1[b] = vd_div(d1[b], vsum);
             }
         }
-        v = vd_div(av, vsum);
-        if (want_grad) {
-            d0 = vd_div(d0, vsum);
-            d1 = vd_div(d1, vsum);
+    } else {
+        for (int b = 0; b < nb; b++)
+            v[b] = zero;
+        for (int k = 0; k < L->n_oct; k++)
+            nv_octave_block(lat, mode, want_grad, 1, nb, L, k, X, Y, v, d0, d1);
+        for (int b = 0; b < nb; b++) {
+            v[b] = vd_div(v[b], vsum);
+            if (want_grad) {
+                d0[b] = vd_div(d0[b], vsum);
+                d1[b] = vd_div(d1[b], vsum);
+            }
         }
     }
-    *val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), v));
-    *g0 = d0;
-    *g1 = d1;
+    for (int b = 0; b < nb; b++) {
+        vd_storeu(out_v + NV_W * b, vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), v[b])));
+        if (want_grad)
+            vd_store2(out_g + 2 * NV_W * b, d0[b], d1[b]);
+    }
 }
 
-/* NV_W points from pts (pairs) into out_v and out_g (pairs) */
-NV_FN void nv_fbm_block(int lat, int mode, int want_grad, const ne_layer *L, const double *pts, double *out_v,
-                        double *out_g)
-{
-    vd x, y, v, g0, g1;
-    vd_load2(pts, &x, &y);
-    nv_fbm2(lat, mode, want_grad, L, x, y, &v, &g0, &g1);
-    vd_storeu(out_v, v);
-    if (want_grad)
-        vd_store2(out_g, g0, g1);
-}
-
-/* ne_fbm_pts_fn: NV_W points at a time, straight from and into the
- * caller's arrays; the last few as a vector whose spare lanes repeat the
+/* ne_fbm_pts_fn: a block of points at a time, straight from and into the
+ * caller's arrays; the last few as a block whose spare lanes repeat the
  * last point. */
 NV_FN void nv_fbm_pts(int lat, int mode, int want_grad, const ne_layer *L, size_t n, const double *pts,
                       double *out_v, double *out_g)
 {
+    const int nb = NV_BLOCK(lat);
+    const size_t w = (size_t)nb * NV_W;
     size_t i = 0;
-    for (; i + NV_W <= n; i += NV_W)
-        nv_fbm_block(lat, mode, want_grad, L, pts + 2 * i, out_v + i, want_grad ? out_g + 2 * i : NULL);
+    for (; i + w <= n; i += w)
+        nv_fbm_block(lat, mode, want_grad, nb, L, pts + 2 * i, out_v + i, want_grad ? out_g + 2 * i : NULL);
     if (i == n)
         return;
-    double P[2 * NV_W], V[NV_W], G[2 * NV_W];
+    double P[2 * NV_PB * NV_W], V[NV_PB * NV_W], G[2 * NV_PB * NV_W];
     size_t m = n - i;
-    for (size_t l = 0; l < NV_W; l++) {
+    for (size_t l = 0; l < w; l++) {
         size_t q = i + (l < m ? l : m - 1);
         P[2 * l] = pts[2 * q];
         P[2 * l + 1] = pts[2 * q + 1];
     }
-    nv_fbm_block(lat, mode, want_grad, L, P, V, G);
+    nv_fbm_block(lat, mode, want_grad, nb, L, P, V, G);
     for (size_t l = 0; l < m; l++) {
         out_v[i + l] = V[l];
         if (want_grad) {
