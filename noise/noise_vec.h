@@ -822,10 +822,11 @@ NV_FN void nv_acc(int want_grad, int acc, const ne_layer *L, int k, vd val, vd d
     }
 }
 
-/* Vectors of points a batch block holds: NV_PB for the square lattice where
- * the path reads its tables by loads (two passes, below), else 1. */
+/* Vectors of points a batch block holds: NV_PB for the square and triangle
+ * lattices where the path reads its tables by loads (two passes, below),
+ * else 1. */
 #define NV_PB 4
-#define NV_BLOCK(lat) (NV_TABLES && (lat) == NV_SQ2 ? NV_PB : 1)
+#define NV_BLOCK(lat) (NV_TABLES && (lat) != NV_IMP2 ? NV_PB : 1)
 
 #if NV_TABLES
 /* The square lattice at NV_PB vectors of points in two passes: the first
@@ -883,6 +884,57 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
         nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
     }
 }
+
+/* The triangle lattice likewise: the first pass finds each vector's cell
+ * and hashes its three corners (nv_tri2), the second reads their entries
+ * and blends (nv_tri2_blend). */
+typedef struct {
+    uint32_t off[NV_PB][3][NV_W]; /* corners (i, j), the middle one, (i + 1, j + 1) */
+    vd fx[NV_PB], fy[NV_PB];
+    int ok[NV_PB];
+} nv_tri2_pass;
+
+NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                         vd *val, vd *g0, vd *g1)
+{
+    nv_tri2_pass ps;
+    vd f = vd_set1(L->freq[k]);
+    vi s = vi_set1((int)nl_seed(L->seed[k])), pc = vi_set1((int)NL_PRIME_C);
+    int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
+    const double *t = mode == NK_MODE_VALUE ? nl_value_table
+                    : mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
+    for (int b = 0; b < NV_PB; b++) {
+        vd fli, flj;
+        nv_tri2_lattice(vd_mul(X[b], f), vd_mul(Y[b], f), &fli, &flj, &ps.fx[b], &ps.fy[b]);
+        ps.ok[b] = vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj)));
+        vm xgy = vd_gt(ps.fx[b], ps.fy[b]);
+        vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+        /* nv_tri2's hashes */
+        vi ic = vi_add(s, nv_mulc(vd_to_vi(fli))), jc = nv_mulc(vd_to_vi(flj));
+        vi2 h03 = nv2_avalanche(nv2_eat_sum(vi2_add(nv2_eat_sum(vi2_join(ic, vi_add(ic, pc))), vi2_join(jc, vi_add(jc, pc)))));
+        vi hc = nv_avalanche(nv_eat(nv_eat(s, vd_to_vi(vd_add(fli, ox))), vd_to_vi(vd_add(flj, oy))));
+        vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h03)), shift));
+        vi_storeu(ps.off[b][1], vi_shl(nv_byte(hc), shift));
+        vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h03)), shift));
+    }
+    __asm__("" : "+m"(ps.off)); /* as nv_sq2_block */
+    for (int b = 0; b < NV_PB; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        if (ps.ok[b]) {
+            nv_corner c[3];
+            for (int q = 0; q < 3; q++) {
+                if (mode == NK_MODE_VALUE)
+                    c[q].a = c[q].b = vd_table1(t, ps.off[b][q]);
+                else
+                    vd_table2(t, ps.off[b][q], &c[q].a, &c[q].b);
+            }
+            v = nv_tri2_blend(mode, want_grad, c[0], c[1], c[1], c[2], ps.fx[b], ps.fy[b], &d0, &d1);
+        } else {
+            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+        }
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
 #endif
 
 /* Octave k's base noise at a block's nb vectors of points, into its sums
@@ -893,6 +945,10 @@ NV_FN void nv_octave_block(int lat, int mode, int want_grad, int acc, int nb, co
 #if NV_TABLES
     if (lat == NV_SQ2) {
         nv_sq2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
+        return;
+    }
+    if (lat == NV_TRI2) {
+        nv_tri2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
         return;
     }
 #endif
