@@ -222,6 +222,15 @@ NV_FN void vd_store2(double *p, vd x, vd y)
     nv_store2_4(p + 8, x.h, y.h);
 }
 
+/* 1 if no lane of a or b is x or y */
+NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
+{
+    __m256i vx = _mm256_set1_epi32(x), vy = _mm256_set1_epi32(y);
+    __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(a, vx), _mm256_cmpeq_epi32(a, vy)),
+                                _mm256_or_si256(_mm256_cmpeq_epi32(b, vx), _mm256_cmpeq_epi32(b, vy)));
+    return _mm256_testz_si256(m, m);
+}
+
 #include "noise_vec.h"
 
 const ne_base_table *const ne_bases_avx2 = &nv_bases;

@@ -102,6 +102,14 @@ NV_FN void vd_store2(double *p, vd x, vd y)
     _mm512_storeu_pd(p + 8, _mm512_permutex2var_pd(x, _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4), y));
 }
 
+/* 1 if no lane of a or b is x or y */
+NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
+{
+    __m256i vx = _mm256_set1_epi32(x), vy = _mm256_set1_epi32(y);
+    return (_mm256_cmpeq_epi32_mask(a, vx) | _mm256_cmpeq_epi32_mask(a, vy) | _mm256_cmpeq_epi32_mask(b, vx) |
+            _mm256_cmpeq_epi32_mask(b, vy)) == 0;
+}
+
 #include "noise_vec.h"
 
 const ne_base_table *const ne_bases_avx512 = &nv_bases;

@@ -829,6 +829,13 @@ NV_FN void nv_acc(int want_grad, int acc, const ne_layer *L, int k, vd val, vd d
 #define NV_BLOCK(lat) (NV_TABLES && (lat) != NV_IMP2 ? NV_PB : 1)
 
 #if NV_TABLES
+/* nv_index_ok of both floors, from their truncations to int32 (needed for
+ * the hashes anyway): a floor outside the int32 range, or NaN, truncates
+ * to INT32_MIN, and INT32_MAX + 1 would not be an int32; lanes at either
+ * (a floor of exactly -2^31 too) take the scalar kernel, which gives the
+ * same numbers. */
+NV_FN int nv_index_ok_i(vi i, vi j) { return vi_none_eq2(i, j, INT32_MIN, INT32_MAX); }
+
 /* The square lattice at NV_PB vectors of points in two passes: the first
  * hashes each vector's four corners and stores the table entries' byte
  * offsets, the second loads the entries from there with scalar addresses
@@ -851,11 +858,12 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
     int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
     for (int b = 0; b < NV_PB; b++) {
         vd x = vd_mul(X[b], f), y = vd_mul(Y[b], f), fx = vd_floor(x), fy = vd_floor(y);
-        ps.ok[b] = vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy)));
+        vi i = vd_to_vi(fx), j = vd_to_vi(fy);
+        ps.ok[b] = nv_index_ok_i(i, j);
         ps.tx[b] = nv_frac(x, fx);
         ps.ty[b] = nv_frac(y, fy);
         vi2 h[2];
-        nv_hash4(s, vd_to_vi(fx), vd_to_vi(fy), h);
+        nv_hash4(s, i, j, h);
         vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h[0])), shift));
         vi_storeu(ps.off[b][1], vi_shl(nv_byte(vi2_lo(h[1])), shift));
         vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h[0])), shift));
@@ -867,12 +875,17 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
     for (int b = 0; b < NV_PB; b++) {
         vd v, d0 = vd_zero(), d1 = vd_zero();
         if (ps.ok[b]) {
-            vd e[8];
-            for (int q = 0; q < 4; q++) {
-                if (mode == NK_MODE_VALUE)
-                    e[q] = vd_table1(nl_value_table, ps.off[b][q]);
-                else
-                    vd_table2(&nl_perlin2_table[0][0], ps.off[b][q], &e[2 * q], &e[2 * q + 1]);
+            vd e[8]; /* written out: as a loop the entries went through the stack */
+            if (mode == NK_MODE_VALUE) {
+                e[0] = vd_table1(nl_value_table, ps.off[b][0]);
+                e[1] = vd_table1(nl_value_table, ps.off[b][1]);
+                e[2] = vd_table1(nl_value_table, ps.off[b][2]);
+                e[3] = vd_table1(nl_value_table, ps.off[b][3]);
+            } else {
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][0], &e[0], &e[1]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][1], &e[2], &e[3]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][2], &e[4], &e[5]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][3], &e[6], &e[7]);
             }
             nv_cell2 c;
             vd ty = ps.ty[b];
@@ -906,11 +919,12 @@ NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, in
     for (int b = 0; b < NV_PB; b++) {
         vd fli, flj;
         nv_tri2_lattice(vd_mul(X[b], f), vd_mul(Y[b], f), &fli, &flj, &ps.fx[b], &ps.fy[b]);
-        ps.ok[b] = vm_all(vm_and(nv_index_ok(fli), nv_index_ok(flj)));
+        vi i = vd_to_vi(fli), j = vd_to_vi(flj);
+        ps.ok[b] = nv_index_ok_i(i, j);
         vm xgy = vd_gt(ps.fx[b], ps.fy[b]);
         vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
         /* nv_tri2's hashes */
-        vi ic = vi_add(s, nv_mulc(vd_to_vi(fli))), jc = nv_mulc(vd_to_vi(flj));
+        vi ic = vi_add(s, nv_mulc(i)), jc = nv_mulc(j);
         vi2 h03 = nv2_avalanche(nv2_eat_sum(vi2_add(nv2_eat_sum(vi2_join(ic, vi_add(ic, pc))), vi2_join(jc, vi_add(jc, pc)))));
         vi hc = nv_avalanche(nv_eat(nv_eat(s, vd_to_vi(vd_add(fli, ox))), vd_to_vi(vd_add(flj, oy))));
         vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h03)), shift));
