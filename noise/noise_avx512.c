@@ -109,6 +109,15 @@ NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
     return (_mm256_cmpeq_epi32_mask(a, vx) | _mm256_cmpeq_epi32_mask(a, vy) | _mm256_cmpeq_epi32_mask(b, vx) |
             _mm256_cmpeq_epi32_mask(b, vy)) == 0;
 }
+/* Lane 0. */
+NV_FN double vd_first(vd v) { return _mm512_cvtsd_f64(v); }
+/* Per-lane picks from a short table (as noise_avx2.c's): lane l gets
+ * t[d[l]], d[l] one of 0.0, 1.0 (vd_pick2: reads t[0..1]) or 0.0 .. 3.0
+ * (vd_pick4: t[0..3]); other d[l] pick some lane of the table register.
+ * d + 2^52 has d in its low bits, vpermpd's selector. */
+NV_FN vd nv_pick(vd tab, vd d) { return _mm512_permutexvar_pd(_mm512_castpd_si512(_mm512_add_pd(d, _mm512_set1_pd(0x1p52))), tab); }
+NV_FN vd vd_pick2(const double *t, vd d) { return nv_pick(_mm512_castpd128_pd512(_mm_loadu_pd(t)), d); }
+NV_FN vd vd_pick4(const double *t, vd d) { return nv_pick(_mm512_castpd256_pd512(_mm256_loadu_pd(t)), d); }
 
 #include "noise_vec.h"
 

@@ -286,34 +286,6 @@ NV_FN nv_corner nv_tri2_gather(int mode, vi h)
     return c;
 }
 
-/* nk_tri2_corner */
-NV_FN vd nv_tri2_corner(int mode, int want_grad, nv_corner cd, vd fx, vd fy, vd *gs0, vd *gs1)
-{
-    vd sum = vd_mul(vd_add(fx, fy), vd_set1(NK_SIMPLEX_G2));
-    vd dx = vd_sub(fx, sum), dy = vd_sub(fy, sum);
-    vd r = vd_sub(vd_sub(vd_set1(0.5), vd_mul(dx, dx)), vd_mul(dy, dy));
-    r = vd_max(r, vd_zero());
-    vd r2 = vd_mul(r, r), r3 = vd_mul(r2, r);
-    vd r38 = vd_mul(vd_set1(8.0), r3);
-    if (mode == NK_MODE_VALUE) {
-        vd v = cd.a;
-        if (want_grad) {
-            vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), v);
-            *gs0 = vd_add(*gs0, vd_mul(k, dx));
-            *gs1 = vd_add(*gs1, vd_mul(k, dy));
-        }
-        return vd_mul(r38, v);
-    }
-    vd gx = cd.a, gy = cd.b;
-    vd dot = vd_add(vd_mul(gx, dx), vd_mul(gy, dy));
-    if (want_grad) {
-        vd k = vd_mul(vd_mul(vd_set1(-48.0), r2), dot);
-        *gs0 = vd_add(*gs0, vd_add(vd_mul(r38, gx), vd_mul(k, dx)));
-        *gs1 = vd_add(*gs1, vd_add(vd_mul(r38, gy), vd_mul(k, dy)));
-    }
-    return vd_mul(r38, dot);
-}
-
 /* nk_tri2_lattice: the skewed cell's corner (as doubles) and fractions */
 NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
 {
@@ -327,28 +299,117 @@ NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
     *fy = nv_frac(sy, *flj);
 }
 
+/* The three corners of a triangle: (i, j), the middle one, (i + 1, j + 1);
+ * given (c), or picked per lane from tables of a row's cells (t: a and b,
+ * vd_pick2 at d[0] and d[2], vd_pick4 at d[1]) where they are used, which
+ * keeps fewer of them in registers at once. */
+typedef struct {
+    nv_corner c[3];
+    const double *t[3][2];
+    vd d[3];
+} nv_tri2_corners;
+
+NV_FN nv_corner nv_tri2_fetch(int mode, int pick, const nv_tri2_corners *s, int q)
+{
+    if (!pick)
+        return s->c[q];
+    nv_corner c;
+    c.a = q == 1 ? vd_pick4(s->t[q][0], s->d[q]) : vd_pick2(s->t[q][0], s->d[q]);
+    if (mode == NK_MODE_VALUE)
+        c.b = c.a;
+    else
+        c.b = q == 1 ? vd_pick4(s->t[q][1], s->d[q]) : vd_pick2(s->t[q][1], s->d[q]);
+    return c;
+}
+
+/* One step of nk_tri2_corner on the three corners of a triangle, written
+ * out (three independent dependency chains side by side, for the CPU to
+ * overlap) */
+#define NV_TRI3(a, b, c, expr) \
+    do {                       \
+        a = expr(0);           \
+        b = expr(1);           \
+        c = expr(2);           \
+    } while (0)
+
+/* nk_tri2_blend's sum over the corners of s (nk_tri2_corner on each, in
+ * the order (i, j), (i + 1, j + 1), the middle one); xgy: fx > fy, where
+ * the middle corner is (i + 1, j), else (i, j + 1) */
+NV_FN vd nv_tri2_sum3(int mode, int want_grad, int pick, const nv_tri2_corners *s, vm xgy, vd fx, vd fy, vd *g0,
+                      vd *g1)
+{
+    /* the corners' offsets: (fx, fy), (fx - 1, fy - 1) and the middle
+     * corner's fx - ox, fy - oy with ox, oy 0 or 1: fx - 0 is fx (fx is
+     * never -0) and fx - 1 is corner 3's */
+    vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
+    vd ox[3] = { fx, fx1, vd_blend(xgy, fx1, fx) }, oy[3] = { fy, fy1, vd_blend(xgy, fy, fy1) };
+    vd sum[3], dx[3], dy[3], r[3], r2[3], r38[3], d[3];
+    nv_corner c[3];
+#define NV_SUM(q) vd_mul(vd_add(ox[q], oy[q]), vd_set1(NK_SIMPLEX_G2))
+    NV_TRI3(sum[0], sum[1], sum[2], NV_SUM);
+#define NV_DX(q) vd_sub(ox[q], sum[q])
+#define NV_DY(q) vd_sub(oy[q], sum[q])
+    NV_TRI3(dx[0], dx[1], dx[2], NV_DX);
+    NV_TRI3(dy[0], dy[1], dy[2], NV_DY);
+#define NV_R(q) vd_sub(vd_sub(vd_set1(0.5), vd_mul(dx[q], dx[q])), vd_mul(dy[q], dy[q]))
+#define NV_RMAX(q) vd_max(r[q], vd_zero())
+#define NV_R2(q) vd_mul(r[q], r[q])
+#define NV_R38(q) vd_mul(vd_set1(8.0), vd_mul(r2[q], r[q]))
+    NV_TRI3(r[0], r[1], r[2], NV_R);
+    NV_TRI3(r[0], r[1], r[2], NV_RMAX);
+    NV_TRI3(r2[0], r2[1], r2[2], NV_R2);
+    NV_TRI3(r38[0], r38[1], r38[2], NV_R38);
+    /* corner data: (i, j), (i + 1, j + 1), the middle one */
+#define NV_FETCH(q) nv_tri2_fetch(mode, pick, s, (q) == 0 ? 0 : (q) == 1 ? 2 : 1)
+    NV_TRI3(c[0], c[1], c[2], NV_FETCH);
+    /* the value v, or the dot product of the gradient and the offset */
+#define NV_DOT(q) (mode == NK_MODE_VALUE ? c[q].a : vd_add(vd_mul(c[q].a, dx[q]), vd_mul(c[q].b, dy[q])))
+    NV_TRI3(d[0], d[1], d[2], NV_DOT);
+    if (want_grad) {
+        vd k[3], t0[3], t1[3];
+#define NV_K(q) vd_mul(vd_mul(vd_set1(-48.0), r2[q]), d[q])
+#define NV_T0(q) (mode == NK_MODE_VALUE ? vd_mul(k[q], dx[q]) : vd_add(vd_mul(r38[q], c[q].a), vd_mul(k[q], dx[q])))
+#define NV_T1(q) (mode == NK_MODE_VALUE ? vd_mul(k[q], dy[q]) : vd_add(vd_mul(r38[q], c[q].b), vd_mul(k[q], dy[q])))
+        NV_TRI3(k[0], k[1], k[2], NV_K);
+        NV_TRI3(t0[0], t0[1], t0[2], NV_T0);
+        NV_TRI3(t1[0], t1[1], t1[2], NV_T1);
+        double gscale = (mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
+                         : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE) * NK_SIMPLEX_K2;
+        /* the scalar's g[c] += from 0, in the corners' order */
+        *g0 = vd_mul(vd_add(vd_add(vd_add(vd_zero(), t0[0]), t0[1]), t0[2]), vd_set1(gscale));
+        *g1 = vd_mul(vd_add(vd_add(vd_add(vd_zero(), t1[0]), t1[1]), t1[2]), vd_set1(gscale));
+#undef NV_K
+#undef NV_T0
+#undef NV_T1
+    }
+#define NV_VAL(q) vd_mul(r38[q], d[q])
+    NV_TRI3(r[0], r[1], r[2], NV_VAL);
+#undef NV_SUM
+#undef NV_DX
+#undef NV_DY
+#undef NV_R
+#undef NV_RMAX
+#undef NV_R2
+#undef NV_R38
+#undef NV_FETCH
+#undef NV_DOT
+#undef NV_VAL
+    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
+                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
+    return vd_mul(vd_add(vd_add(r[0], r[1]), r[2]), vd_set1(scale));
+}
+
 /* nk_tri2_blend from the corners (i,j), (i+1,j), (i,j+1), (i+1,j+1) */
 NV_FN vd nv_tri2_blend(int mode, int want_grad, nv_corner c0, nv_corner c1, nv_corner c2, nv_corner c3, vd fx,
                        vd fy, vd *g0, vd *g1)
 {
     vm xgy = vd_gt(fx, fy);
-    nv_corner cc;
-    cc.a = vd_blend(xgy, c1.a, c2.a);
-    cc.b = vd_blend(xgy, c1.b, c2.b);
-    /* the middle corner's offsets fx - ox, fy - oy with ox, oy 0 or 1:
-     * fx - 0 is fx (fx is never -0) and fx - 1 is corner 3's */
-    vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
-    vd gs0 = vd_zero(), gs1 = vd_zero();
-    vd v = nv_tri2_corner(mode, want_grad, c0, fx, fy, &gs0, &gs1);
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, c3, fx1, fy1, &gs0, &gs1));
-    v = vd_add(v, nv_tri2_corner(mode, want_grad, cc, vd_blend(xgy, fx1, fx), vd_blend(xgy, fy, fy1), &gs0, &gs1));
-    double scale = mode == NK_MODE_VALUE ? NK_TRI_VALUE2_SCALE
-                 : mode == NK_MODE_PERLIN ? NK_TRI_PERLIN2_SCALE : NK_SIMPLEX2_SCALE;
-    if (want_grad) {
-        *g0 = vd_mul(gs0, vd_set1(scale * NK_SIMPLEX_K2));
-        *g1 = vd_mul(gs1, vd_set1(scale * NK_SIMPLEX_K2));
-    }
-    return vd_mul(v, vd_set1(scale));
+    nv_tri2_corners s;
+    s.c[0] = c0;
+    s.c[1].a = vd_blend(xgy, c1.a, c2.a);
+    s.c[1].b = vd_blend(xgy, c1.b, c2.b);
+    s.c[2] = c3;
+    return nv_tri2_sum3(mode, want_grad, 0, &s, xgy, fx, fy, g0, g1);
 }
 
 /* nk_tri2 on every lane; 0 if a lane needs the scalar kernel. The corner
@@ -367,10 +428,11 @@ NV_FN int nv_tri2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, v
     vi ic = vi_add(s, nv_mulc(vd_to_vi(fli))), jc = nv_mulc(vd_to_vi(flj));
     vi2 h03 = nv2_avalanche(nv2_eat_sum(vi2_add(nv2_eat_sum(vi2_join(ic, vi_add(ic, pc))), vi2_join(jc, vi_add(jc, pc)))));
     vi hc = nv_avalanche(nv_eat(nv_eat(s, vd_to_vi(vd_add(fli, ox))), vd_to_vi(vd_add(flj, oy))));
-    nv_corner cc = nv_tri2_gather(mode, hc);
-    /* hc stands for both middle corners: the blend picks it either way */
-    *val = nv_tri2_blend(mode, want_grad, nv_tri2_gather(mode, vi2_lo(h03)), cc, cc,
-                         nv_tri2_gather(mode, vi2_hi(h03)), fx, fy, g0, g1);
+    nv_tri2_corners c;
+    c.c[0] = nv_tri2_gather(mode, vi2_lo(h03));
+    c.c[1] = nv_tri2_gather(mode, hc);
+    c.c[2] = nv_tri2_gather(mode, vi2_hi(h03));
+    *val = nv_tri2_sum3(mode, want_grad, 0, &c, xgy, fx, fy, g0, g1);
     return 1;
 }
 
@@ -1168,7 +1230,10 @@ typedef struct {
     double base;                             /* i + j of key 0 */
     double di[NV_TRI2_CELLS + NV_W], dj[NV_TRI2_CELLS + NV_W];
     uint32_t ii[NV_TRI2_CELLS + NV_W], ij[NV_TRI2_CELLS + NV_W];
-    double c[8][NV_TRI2_CELLS + NV_W];       /* corner q: c[2q] (a), c[2q + 1] (b) */
+    /* corner data (a, b) of cell k: corner (i, j) at c0[.][k], (i + 1,
+     * j + 1) at c3[.][k], the middle corners (i + 1, j) and (i, j + 1) at
+     * cm[.][2k] and cm[.][2k + 1] */
+    double c0[2][NV_TRI2_CELLS + NV_W], c3[2][NV_TRI2_CELLS + NV_W], cm[2][2 * (NV_TRI2_CELLS + NV_W)];
 } nv_tri2_chain;
 
 /* nk_tri2_lattice's floors, as doubles */
@@ -1219,7 +1284,8 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
     }
     ch->n = n;
     ch->base = ia + ja;
-    /* cell n: a copy of the last, so that cell k + 1 can always be read */
+    /* cell n: a copy of the last, so that cell k + 1 can always be read
+     * (its i + j is not that of key n: no lane matches it) */
     ch->di[n] = ch->di[n - 1];
     ch->dj[n] = ch->dj[n - 1];
     for (int p = n; p < n + NV_W; p++) { /* the last vector's spare lanes */
@@ -1227,44 +1293,100 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
         ch->ij[p] = ch->ij[n - 1];
     }
     vi vs = vi_set1((int)seed_state);
+    int nb = mode == NK_MODE_VALUE ? 1 : 2;
     for (int p = 0; p <= n; p += NV_W) {
         /* corners (i,j), (i+1,j), (i,j+1), (i+1,j+1), as nk_tri2_hashes */
         vi2 hh[2];
         nv_hash4(vs, vi_loadu(ch->ii + p), vi_loadu(ch->ij + p), hh);
-        vi h[4] = { vi2_lo(hh[0]), vi2_hi(hh[0]), vi2_lo(hh[1]), vi2_hi(hh[1]) };
-        for (int q = 0; q < 4; q++) {
-            nv_corner c = nv_tri2_gather(mode, h[q]);
-            vd_storeu(ch->c[2 * q] + p, c.a);
-            if (mode != NK_MODE_VALUE)
-                vd_storeu(ch->c[2 * q + 1] + p, c.b);
+        nv_corner c0 = nv_tri2_gather(mode, vi2_lo(hh[0])), c1 = nv_tri2_gather(mode, vi2_hi(hh[0]));
+        nv_corner c2 = nv_tri2_gather(mode, vi2_lo(hh[1])), c3 = nv_tri2_gather(mode, vi2_hi(hh[1]));
+        double m[2][2][NV_W]; /* [a, b][corner 1, 2][lane] */
+        vd_storeu(ch->c0[0] + p, c0.a);
+        vd_storeu(ch->c3[0] + p, c3.a);
+        vd_storeu(m[0][0], c1.a);
+        vd_storeu(m[0][1], c2.a);
+        if (nb == 2) {
+            vd_storeu(ch->c0[1] + p, c0.b);
+            vd_storeu(ch->c3[1] + p, c3.b);
+            vd_storeu(m[1][0], c1.b);
+            vd_storeu(m[1][1], c2.b);
         }
+        for (int r = 0; r < nb; r++)
+            for (int l = 0; l < NV_W; l++) {
+                ch->cm[r][2 * (p + l)] = m[r][0][l];
+                ch->cm[r][2 * (p + l) + 1] = m[r][1][l];
+            }
     }
     return 1;
 }
 
-/* The corners of chain cells k and k + 1 (where m holds), broadcast. */
-NV_FN void nv_tri2_chain_two(int mode, const nv_tri2_chain *ch, int k, vm m, nv_corner c[4])
+/* Where the row samples x (noise space) of a chain's row fall, yk the
+ * row's y times NK_SIMPLEX_K2 (the lattice's own product, once per row):
+ * nk_tri2_lattice's fractions fx, fy, and the chain's cells. The vector's
+ * first lane is in chain cell kc (its key i + j - base), every lane in kc
+ * or kc + 1 (dk 0 or 1), checked against the chain's i and j of that cell
+ * (lanes past a corner the chain guessed the other way round, rows that
+ * run backwards). Returns kc, or -1 if a lane is not in the chain. */
+NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd x, vd yk, vd *fx, vd *fy, vd *dk)
 {
-    for (int q = 0; q < 4; q++) {
-        c[q].a = vd_blend(m, vd_set1(ch->c[2 * q][k + 1]), vd_set1(ch->c[2 * q][k]));
-        c[q].b = mode == NK_MODE_VALUE ? c[q].a
-                                       : vd_blend(m, vd_set1(ch->c[2 * q + 1][k + 1]), vd_set1(ch->c[2 * q + 1][k]));
-    }
+    /* nk_tri2_lattice */
+    vd xk = vd_mul(x, vd_set1(NK_SIMPLEX_K2));
+    vd skew = vd_mul(vd_add(xk, yk), vd_set1(NK_SIMPLEX_F2));
+    vd sx = vd_add(xk, skew), sy = vd_add(yk, skew);
+    vd fli = vd_floor(sx), flj = vd_floor(sy);
+    *fx = nv_frac(sx, fli);
+    *fy = nv_frac(sy, flj);
+    /* exact where the cell is in the chain: integers below 2^33 */
+    vd key = vd_sub(vd_add(fli, flj), vd_set1(ch->base));
+    double kcd = vd_first(key);
+    *dk = vd_sub(key, vd_set1(kcd));
+    if (!(kcd >= 0.0 && kcd < (double)ch->n)) /* NaN too */
+        return -1;
+    int kc = (int)kcd;
+    /* A lane whose i and j match cell kc or kc + 1 (the picks, whatever dk
+     * is) has that cell's key: its dk is 0 or 1 (no lane matches cell n, a
+     * copy of cell n - 1) */
+    if (!vm_all(vm_and(vd_eq(fli, vd_pick2(ch->di + kc, *dk)), vd_eq(flj, vd_pick2(ch->dj + kc, *dk)))))
+        return -1;
+    return kc;
 }
 
-/* Rows of the triangle lattice: each chunk's chain of cells (above) set up
- * first, then each sample vector blends its cell's corners (one cell: a
- * broadcast; two: a blend of two) with the kernel's own expressions. A
- * chunk whose cells are smaller than about 4 samples, or outside the int32
- * lattice, takes the whole kernel per lane. Output as nv_emit's to_float 0
- * (doubles) or 1 (a one-octave fbm row in floats). */
+/* nk_tri2_blend of samples located by nv_tri2_locate in chain cells kc
+ * + dk: every lane takes its cell's corners from the chain (vd_pick2, and
+ * vd_pick4 for the middle corner, 2 dk + (fx > fy ? 0 : 1)), without a
+ * branch on where a cell border falls. */
+NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, int kc, vd dk, vd fx, vd fy,
+                             vd *g0, vd *g1)
+{
+    vm xgy = vd_gt(fx, fy);
+    nv_tri2_corners c;
+    for (int r = 0; r < 2; r++) {
+        c.t[0][r] = ch->c0[r] + kc;
+        c.t[1][r] = ch->cm[r] + 2 * kc;
+        c.t[2][r] = ch->c3[r] + kc;
+    }
+    c.d[0] = c.d[2] = dk;
+    c.d[1] = vd_add(vd_add(dk, dk), vd_blend(xgy, vd_zero(), vd_set1(1.0)));
+    return nv_tri2_sum3(mode, want_grad, 1, &c, xgy, fx, fy, g0, g1);
+}
+
+/* Rows of the triangle lattice, a chunk at a time: its chain of cells
+ * (above) set up first; then every sample vector located in it (a pass
+ * of short independent steps, which the CPU overlaps); then each vector
+ * takes its lanes' corners from the chain into the kernel's own
+ * expressions. A chunk whose cells are smaller than about 4 samples, or
+ * outside the int32 lattice, and vectors the chain does not cover take
+ * the whole kernel per lane. Output as nv_emit's to_float 0 (doubles) or
+ * 1 (a one-octave fbm row in floats). */
 NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                        double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
 {
     uint32_t seed = L->seed[k], s = nl_seed(seed);
     double f = L->freq[k], qy = y * f;
-    vd vf = vd_set1(f), vqy = vd_set1(qy);
+    vd vf = vd_set1(f), vqy = vd_set1(qy), yk = vd_set1(qy * NK_SIMPLEX_K2);
     nv_tri2_chain ch;
+    double pfx[NV_ROW_CHUNK], pfy[NV_ROW_CHUNK], pdk[NV_ROW_CHUNK];
+    int pkc[NV_ROW_CHUNK / NV_W];
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
         double xa = (xs ? xs[c0] : x0 + (double)c0 * step) * f;
@@ -1275,46 +1397,23 @@ NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L,
             xb = t;
         }
         int share = nv_tri2_chain_at(mode, s, xa, xb, qy, &ch);
-        vd vbase = vd_set1(ch.base);
+        if (share)
+            for (int i = 0; i < m; i += NV_W) {
+                vd fx, fy, dk;
+                pkc[i / NV_W] = nv_tri2_locate(&ch, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), yk, &fx, &fy, &dk);
+                vd_storeu(pfx + i, fx);
+                vd_storeu(pfy + i, fy);
+                vd_storeu(pdk + i, dk);
+            }
         for (int i = 0; i < m; i += NV_W) {
             int w = m - i < NV_W ? m - i : NV_W;
-            vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
             vd val, g0 = vd_zero(), g1 = vd_zero();
-            int done = 0;
-            if (share) {
-                vd fli, flj, fx, fy;
-                nv_tri2_lattice(x, vqy, &fli, &flj, &fx, &fy);
-                /* the lanes' keys; NaN and far lanes fail the checks below */
-                vi key = vd_to_vi(vd_sub(vd_add(fli, flj), vbase));
-                int kc = vi_first(key);
-                /* the lanes are in cell kc or kc + 1 (the chain repeats its
-                 * last cell once, so kc + 1 can be read), checked against
-                 * the chain: without a branch on which, as a vector meets a
-                 * cell border at random */
-                if ((unsigned)kc < (unsigned)ch.n && vi_all_eq(key, kc)) {
-                    if (vm_all(vm_and(vd_eq(fli, vd_set1(ch.di[kc])), vd_eq(flj, vd_set1(ch.dj[kc]))))) {
-                        nv_corner c[4];
-                        for (int q = 0; q < 4; q++) {
-                            c[q].a = vd_set1(ch.c[2 * q][kc]);
-                            c[q].b = mode == NK_MODE_VALUE ? c[q].a : vd_set1(ch.c[2 * q + 1][kc]);
-                        }
-                        val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
-                        done = 1;
-                    }
-                } else if ((unsigned)kc < (unsigned)ch.n) {
-                    vm m2 = vi_eq_mask(key, kc + 1);
-                    vd ci = vd_blend(m2, vd_set1(ch.di[kc + 1]), vd_set1(ch.di[kc]));
-                    vd cj = vd_blend(m2, vd_set1(ch.dj[kc + 1]), vd_set1(ch.dj[kc]));
-                    if (vm_all(vm_and(vd_eq(fli, ci), vd_eq(flj, cj)))) {
-                        nv_corner c[4];
-                        nv_tri2_chain_two(mode, &ch, kc, m2, c);
-                        val = nv_tri2_blend(mode, want_grad, c[0], c[1], c[2], c[3], fx, fy, &g0, &g1);
-                        done = 1;
-                    }
-                }
-            }
-            if (!done)
-                nv_eval2(NV_TRI2, mode, want_grad, seed, x, vqy, &val, &g0, &g1);
+            if (share && pkc[i / NV_W] >= 0)
+                val = nv_tri2_chain_blend(mode, want_grad, &ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
+                                          vd_loadu(pfy + i), &g0, &g1);
+            else
+                nv_eval2(NV_TRI2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val, &g0,
+                         &g1);
             nv_emit(want_grad, to_float, L, k, c0 + i, w, val, g0, g1, v, g, fv, fg);
         }
     }
