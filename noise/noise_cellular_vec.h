@@ -212,7 +212,10 @@ NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd f
         }
         return;
     }
+    /* unrolled as above: the winners stay in registers */
+#pragma GCC unroll 9
     for (int r = 0; r < nzy; r++)
+#pragma GCC unroll 3
         for (int e = 0; e < 3; e++) {
             vd cx = vd_set1(cc->cx[e][r][c - 1 + e]), dxs = vd_sub(fx, cx);
             nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(cx, fx) : dxs,
@@ -306,6 +309,7 @@ typedef struct {
     double lo;            /* the chunk's first cell: column index 2 */
     uint32_t a0;          /* the low word of column index 0 */
     int n_cols, ring2;    /* columns; rows j +- 2 present (2D) */
+    nv_out out;           /* the row's output numbers (nv_cell_emit) */
 } nv_crow;
 
 /* The exact search (nc_eval) for the lanes of x (noise units) whose ok is
@@ -364,16 +368,17 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_slow(nv_crow *R, const d
 }
 
 /* The emit of a row's vector: floats (one clamped octave), 2D or 3D
- * doubles. */
-NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val,
-                        const vd *gv, double *v, ne_grad g, float *fv, float *fg)
+ * doubles; o: nv_out_of(want_grad, to_float, L, to_float ? 0 : k), once
+ * per row. */
+NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const nv_out *o, int i, int m, vd val, const vd *gv,
+                        double *v, ne_grad g, float *fv, float *fg)
 {
     if (to_float) {
         /* val < -1 ? -1 : val > 1 ? 1 : val */
         val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), val));
-        nv_emit(want_grad, 1, L, 0, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
+        nv_emit_o(want_grad, 1, o, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
     } else if (!d3) {
-        nv_emit(want_grad, 0, L, k, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
+        nv_emit_o(want_grad, 0, o, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
     } else {
         double V[NV_W], G[3][NV_W];
         vd_storeu(V, val);
@@ -537,6 +542,7 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
     uint32_t seed = L->seed[k];
     double f = L->freq[k];
     vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
+    nv_out o = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
     for (int i = 0; i < n; i += NV_W) {
         int m = n - i < NV_W ? n - i : NV_W;
         vd q[3], val, gv[3];
@@ -561,14 +567,14 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
             NV_PTS_DIST(NOISE_CHEBYSHEV)
         default: val = gv[0] = gv[1] = gv[2] = vd_zero(); break;
         }
-        nv_cell_emit(d3, want_grad, to_float, L, k, i0 + i, m, val, gv, v, g, fv, fg);
+        nv_cell_emit(d3, want_grad, to_float, &o, i0 + i, m, val, gv, v, g, fv, fg);
     }
 }
 
 /* The vectors of a shared chunk (samples c0 .. c0 + mc - 1 at X, noise
  * units), for one distance and return (literals at each call). */
-NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, const ne_layer *L, int k, nv_crow *R,
-                        const double *X, double x0, double step, int c0, int mc, double *v, ne_grad g, float *fv,
+NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, nv_crow *R, const double *X,
+                        double x0, double step, int c0, int mc, double *v, ne_grad g, float *fv,
                         float *fg)
 {
     static const int rows3[9] = { 0, 1, 2, 3, 4, 5, 6, 7, 8 };
@@ -585,11 +591,12 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
         int c = vi_first(idx), cmin = c, cmax = c;
         nv_win w;
         w.D1 = w.D2 = inf;
-        if (want_grad || ret == NOISE_CELL) {
-            w.cv1 = zero;
-            for (int a = 0; a < 3; a++)
-                w.d1[a] = w.d2[a] = zero;
-        }
+        w.cv1 = zero;
+        /* only what the candidates read: a loop zeroing all six offsets
+         * each vector measured as a loop of stores */
+        w.d1[0] = w.d1[1] = w.d1[2] = zero;
+        if (need2)
+            w.d2[0] = w.d2[1] = w.d2[2] = zero;
         if (vi_all_eq(idx, c)) {
             nv_cell_one(dist, ret, want_grad, d3, &w, fx, cc, c);
         } else {
@@ -610,13 +617,13 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
             for (int a = 0; a < 3; a++)
                 gv[a] = sg[a];
         }
-        nv_cell_emit(d3, want_grad, to_float, L, k, c0 + i, m, val, gv, v, g, fv, fg);
+        nv_cell_emit(d3, want_grad, to_float, &R->out, c0 + i, m, val, gv, v, g, fv, fg);
     }
 }
 
 #define NV_VECS_CASE(D, RET)                                                                                  \
     case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_vecs(D, RET, d3, want_grad, to_float, L, k, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg); \
+        nv_cell_vecs(D, RET, d3, want_grad, to_float, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg);       \
         break;
 #define NV_VECS_DIST(D) \
     NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
@@ -652,6 +659,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     R.myz2 = nv_cell_ring_yz(C, dims, 2, R.fyz);
     R.myz3 = nv_cell_ring_yz(C, dims, 3, R.fyz);
     R.cc = &ccs;
+    R.out = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
     /* the rows hashed on the shared path (2D: and j +- 2) */
     int rows_ok = d3 ? nv_cell_i32(R.j, 1) && nv_cell_i32(R.kk, 1) : nv_cell_i32(R.j, 2);
     vd vf = vd_set1(f), zero = vd_zero(), inf = vd_set1(INFINITY);
@@ -734,13 +742,17 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
 
-static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv,
-                                            float *fg)
+static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
+                                            float *fv, float *fg)
 {
-    if (fg)
-        nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, fg);
-    else
-        nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
+    for (int r = 0; r < rows; r++) {
+        double y = y0 + (double)r * step;
+        size_t at = (size_t)r * (size_t)n;
+        if (fg)
+            nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
+        else
+            nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
+    }
 }
 
 #define NV_CELL_BASE2                                                                                     \

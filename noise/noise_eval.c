@@ -393,13 +393,17 @@ NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
         else                                                                                            \
             ne_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                      \
     }                                                                                                   \
-    static void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv,  \
-                                float *fg)                                                              \
+    static void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,  \
+                                float *fv, float *fg)                                                   \
     {                                                                                                   \
-        if (fg)                                                                                         \
-            ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                     \
-        else                                                                                            \
-            ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                   \
+        for (int r = 0; r < rows; r++) {                                                                \
+            double y = y0 + (double)r * step;                                                           \
+            size_t at = (size_t)r * (size_t)n;                                                          \
+            if (fg)                                                                                     \
+                ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, fg + 2 * at);   \
+            else                                                                                        \
+                ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, NULL);          \
+        }                                                                                               \
     }
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
 NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
@@ -419,12 +423,17 @@ NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
     }
 NE_CELL_ROWS(cellular2, 0)
 NE_CELL_ROWS(cellular3, 1)
-static void cellular2_floatrow(const ne_layer *L, int n, double x0, double step, double y, float *fv, float *fg)
+static void cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv,
+                               float *fg)
 {
-    if (fg)
-        nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, fg);
-    else
-        nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv, NULL);
+    for (int r = 0; r < rows; r++) {
+        double y = y0 + (double)r * step;
+        size_t at = (size_t)r * (size_t)n;
+        if (fg)
+            nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
+        else
+            nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
+    }
 }
 
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
@@ -618,6 +627,28 @@ static void ne_clamp_n(int op, double *out, const double *in, int n, double sum)
     }
 }
 
+/* out[i] = (k * in[i]) / sum for i < n, or in[i] / sum where k is 1 (the
+ * scalar expressions; x * 1 is an exact no-op), two at a time where the
+ * baseline has SSE2 (mulpd and divpd round each lane as mulsd and divsd):
+ * the gradients' divisions by the amplitude sum, which the values share
+ * with the clamp above (a 6-octave fill spent more of its gradient time
+ * in two scalar divisions per sample than in the values' one). */
+static void ne_scale_n(double *out, const double *in, int n, double k, double sum)
+{
+    int i = 0;
+#ifdef __SSE2__
+    const __m128d vk = _mm_set1_pd(k), vs = _mm_set1_pd(sum);
+    for (; i + 2 <= n; i += 2) {
+        __m128d v = _mm_loadu_pd(in + i);
+        if (k != 1.0)
+            v = _mm_mul_pd(vk, v);
+        _mm_storeu_pd(out + i, _mm_div_pd(v, vs));
+    }
+#endif
+    for (; i < n; i++)
+        out[i] = (k != 1.0 ? k * in[i] : in[i]) / sum;
+}
+
 /* One layer at n <= NE_CHUNK points (xs, and ys or every point at y =
  * row_y). out_g: NULL for values only; plane-unit gradient otherwise. */
 static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const double *ys, double row_y, double t,
@@ -635,21 +666,27 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
         double af = L->amp_freq[0], sum = L->amp_sum;
         if (want && (af != 1.0 || sum != 1.0))
             for (int c = 0; c < nc; c++)
-                for (int i = 0; i < n; i++)
-                    out_g[c][i] = (af * out_g[c][i]) / sum;
+                ne_scale_n(out_g[c], out_g[c], n, af, sum);
         return;
     }
     ne_acc a;
     double nv[NE_CHUNK];
     ne_grad ng;
-    for (int i = 0; i < n; i++) {
+    /* the weights (w, wg) are the ridged multifractal's alone */
+    int ridged = L->fractal != NOISE_FBM && L->fractal != NOISE_TURBULENCE;
+    for (int i = 0; i < n; i++)
         a.v[i] = 0;
-        a.w[i] = 1.0;
-    }
+    if (ridged)
+        for (int i = 0; i < n; i++)
+            a.w[i] = 1.0;
     if (want)
         for (int c = 0; c < nc; c++)
             for (int i = 0; i < n; i++)
-                a.g[c][i] = a.wg[c][i] = 0;
+                a.g[c][i] = 0;
+    if (want && ridged)
+        for (int c = 0; c < nc; c++)
+            for (int i = 0; i < n; i++)
+                a.wg[c][i] = 0;
     for (int k = 0; k < L->n_oct; k++) {
         if (L->fractal == NOISE_FBM && !ys && L->base.row_acc && (want || L->base.acc_values)) {
             /* the same fbm step as below, fused into the row loop (with
@@ -716,15 +753,13 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
         ne_clamp_n(NE_CLAMP_DIV, out_v, a.v, n, sum);
         if (want)
             for (int c = 0; c < nc; c++)
-                for (int i = 0; i < n; i++)
-                    out_g[c][i] = a.g[c][i] / sum;
+                ne_scale_n(out_g[c], a.g[c], n, 1.0, sum);
     } else {
         /* sum |n| or the signals lie in [0, sum]: map to [-1, 1] */
         ne_clamp_n(NE_CLAMP_RIDGE, out_v, a.v, n, sum);
         if (want)
             for (int c = 0; c < nc; c++)
-                for (int i = 0; i < n; i++)
-                    out_g[c][i] = 2.0 * a.g[c][i] / sum;
+                ne_scale_n(out_g[c], a.g[c], n, 2.0, sum);
     }
 }
 
@@ -858,6 +893,22 @@ static void ne_points(const ne_field *planar, const ne_field *solid, size_t n_po
     }
 }
 
+/* out[2i] = (float)a[i], out[2i + 1] = (float)b[i] for i < n; two at a
+ * time where the baseline has SSE2 (cvtpd2ps rounds each lane as the
+ * cast's cvtsd2ss does, in the same rounding mode). */
+static void ne_floats2(float *out, const double *a, const double *b, int n)
+{
+    int i = 0;
+#ifdef __SSE2__
+    for (; i + 2 <= n; i += 2)
+        _mm_storeu_ps(out + 2 * i, _mm_unpacklo_ps(_mm_cvtpd_ps(_mm_loadu_pd(a + i)), _mm_cvtpd_ps(_mm_loadu_pd(b + i))));
+#endif
+    for (; i < n; i++) {
+        out[2 * i] = (float)a[i];
+        out[2 * i + 1] = (float)b[i];
+    }
+}
+
 static void ne_grid(const ne_field *F, double x0, double y0, double step, int width, int height,
                     float *out_values, float *out_grads)
 {
@@ -867,9 +918,7 @@ static void ne_grid(const ne_field *F, double x0, double y0, double step, int wi
     if (F->n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F->d3 && L->base.float_row) {
         /* the base field straight into the caller's floats: the same
          * numbers as below, without the intermediate doubles */
-        for (int j = 0; j < height; j++)
-            L->base.float_row(L, width, x0, step, y0 + (double)j * step, out_values + (size_t)j * (size_t)width,
-                              out_grads ? out_grads + 2 * (size_t)j * (size_t)width : NULL);
+        L->base.float_row(L, width, height, x0, step, y0, out_values, out_grads);
         return;
     }
     double xs[NE_CHUNK], v[NE_CHUNK];
@@ -885,10 +934,7 @@ static void ne_grid(const ne_field *F, double x0, double y0, double step, int wi
             for (int i = 0; i < m; i++)
                 out_values[base + i] = (float)v[i];
             if (out_grads)
-                for (int i = 0; i < m; i++) {
-                    out_grads[2 * (base + i)] = (float)g[0][i];
-                    out_grads[2 * (base + i) + 1] = (float)g[1][i];
-                }
+                ne_floats2(out_grads + 2 * base, g[0], g[1], m);
         }
     }
 }

@@ -224,25 +224,31 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
     nv_sq2_cell_of(mode, want_grad, e, ty, sy, dsy, c);
 }
 
-/* nk_value2_sample / nk_perlin2_sample */
-NV_FN vd nv_sq2_sample(int mode, int want_grad, const nv_cell2 *c, vd tx, vd *g0, vd *g1)
+/* nk_value2_sample / nk_perlin2_sample, given tx's other numbers: tx - 1
+ * (perlin), nl_fade(tx) and nl_dfade(tx) (gradients) */
+NV_FN vd nv_sq2_sample_x(int mode, int want_grad, const nv_cell2 *c, vd tx, vd tx1, vd sx, vd dsx, vd *g0, vd *g1)
 {
-    vd sx = nv_fade(tx);
     if (mode == NK_MODE_VALUE) {
         vd e = c->rp;
         if (want_grad) {
-            *g0 = vd_mul(e, nv_dfade(tx));
+            *g0 = vd_mul(e, dsx);
             *g1 = vd_add(c->py, vd_mul(c->ryp, sx));
         }
         return vd_add(c->p, vd_mul(e, sx));
     }
-    vd tx1 = vd_sub(tx, vd_set1(1.0));
     vd ab = vd_add(vd_mul(tx, c->p), c->q), cd = vd_add(vd_mul(tx1, c->r), c->s), e = vd_sub(cd, ab);
     if (want_grad) {
-        *g0 = vd_add(vd_add(c->p, vd_mul(c->rp, sx)), vd_mul(e, nv_dfade(tx)));
+        *g0 = vd_add(vd_add(c->p, vd_mul(c->rp, sx)), vd_mul(e, dsx));
         *g1 = vd_add(vd_add(vd_mul(tx, c->py), c->qy), vd_mul(vd_add(vd_mul(tx, c->ryp), c->b), sx));
     }
     return vd_add(ab, vd_mul(e, sx));
+}
+
+/* nk_value2_sample / nk_perlin2_sample */
+NV_FN vd nv_sq2_sample(int mode, int want_grad, const nv_cell2 *c, vd tx, vd *g0, vd *g1)
+{
+    vd tx1 = mode == NK_MODE_PERLIN ? vd_sub(tx, vd_set1(1.0)) : tx;
+    return nv_sq2_sample_x(mode, want_grad, c, tx, tx1, nv_fade(tx), want_grad ? nv_dfade(tx) : tx, g0, g1);
 }
 
 /* nk_sq2 on every lane; returns 0 (computing nothing) if a lane needs the
@@ -1128,20 +1134,38 @@ NV_FBM_PTS(nv_perlin_tri2, NV_TRI2, NK_MODE_PERLIN)
 NV_FBM_PTS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
 NV_FBM_PTS(nv_improved2, NV_IMP2, 0)
 
+/* What a row's output takes from its layer, read once per row (not per
+ * vector): octave k's amp and amp * freq, the amplitude sum, and whether a
+ * finished float row's gradient is scaled ((af * g) / sum, skipped where
+ * both are the exact no-ops x * 1 and x / 1). */
+typedef struct {
+    double af, sum, amp;
+    int scale_g;
+} nv_out;
+
+NV_FN nv_out nv_out_of(int want_grad, int to_float, const ne_layer *L, int k)
+{
+    nv_out o;
+    o.af = L->amp_freq[to_float == 2 ? k : 0];
+    o.sum = L->amp_sum;
+    o.amp = L->amp[k];
+    o.scale_g = to_float == 1 && want_grad && (o.af != 1.0 || o.sum != 1.0);
+    return o;
+}
+
 /* Output of a row's samples i .. i+m-1, as ne_sq2_row's to_float modes:
  * 0 noise values and gradients, 1 a finished one-octave fbm row in floats,
- * 2 the octave added into fbm sums. */
-NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
-                   double *v, ne_grad g, float *fv, float *fg)
+ * 2 the octave added into fbm sums; o from nv_out_of for the row. */
+NV_FN void nv_emit_o(int want_grad, int to_float, const nv_out *o, int i, int m, vd val, vd g0, vd g1, double *v,
+                     ne_grad g, float *fv, float *fg)
 {
-    double af = L->amp_freq[to_float == 2 ? k : 0], sum = L->amp_sum, amp = L->amp[k];
-    if (to_float == 1 && want_grad && (af != 1.0 || sum != 1.0)) {
-        vd vaf = vd_set1(af), vsum = vd_set1(sum);
+    if (to_float == 1 && want_grad && o->scale_g) {
+        vd vaf = vd_set1(o->af), vsum = vd_set1(o->sum);
         g0 = vd_div(vd_mul(vaf, g0), vsum);
         g1 = vd_div(vd_mul(vaf, g1), vsum);
     }
     if (to_float == 2) {
-        vd vamp = vd_set1(amp), vaf = vd_set1(af);
+        vd vamp = vd_set1(o->amp), vaf = vd_set1(o->af);
         val = vd_mul(vamp, val);
         g0 = vd_mul(vaf, g0);
         g1 = vd_mul(vaf, g1);
@@ -1191,6 +1215,14 @@ NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i,
             }
         }
     }
+}
+
+/* nv_emit_o with the layer's numbers read here (callers outside a row loop) */
+NV_FN void nv_emit(int want_grad, int to_float, const ne_layer *L, int k, int i, int m, vd val, vd g0, vd g1,
+                   double *v, ne_grad g, float *fv, float *fg)
+{
+    nv_out o = nv_out_of(want_grad, to_float, L, k);
+    nv_emit_o(want_grad, to_float, &o, i, m, val, g0, g1, v, g, fv, fg);
 }
 
 /* Plane x of row samples i .. i+NV_W-1 (past n: repeats of the last). */
@@ -1426,160 +1458,281 @@ NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L,
  * takes its cells' coefficients (one broadcast when the lanes share a cell,
  * a gather when they straddle) into the sample stage. The fraction inside a
  * cell is x - floor(x) + 0.0, the scalar row's x - lo + 0.0. Smaller cells,
- * and rows outside the int32 lattice range, take the whole kernel per lane. */
+ * and rows outside the int32 lattice range, take the whole kernel per lane.
+ *
+ * What depends on x alone (a chunk's columns, nv_sq2_cols) is the same on
+ * every row of a grid: a grid of one octave (nv_sq2_rows) computes it once
+ * per tile, with each vector's tx, tx - 1, fade and dfade and its cell
+ * (where its lanes share one), and its rows read them: the same operations
+ * on the same inputs, so the same numbers as a row computing them itself. */
+
+/* A chunk of a row: samples c0 .. c0 + m - 1 at X (noise units); share:
+ * its cells are shared (lo: its first cell, n_cells of them); cached: the
+ * per-vector numbers below are set. */
+typedef struct {
+    int c0, m, share, n_cells, cached;
+    double lo;
+    double X[NV_ROW_CHUNK + NV_W];
+    double tx[NV_ROW_CHUNK], tx1[NV_ROW_CHUNK], sx[NV_ROW_CHUNK], dsx[NV_ROW_CHUNK];
+    int cell[NV_ROW_CHUNK / NV_W]; /* the vector's cell (column index) if its lanes share one, else -1 */
+} nv_sq2_cols;
+
+/* The chunk at c0 of a row of n samples (xs, or x0 + i * step) at
+ * frequency f; share: the row's cells are large enough to share; cache:
+ * also the per-vector numbers (mode and want_grad: which). */
+NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, double f, int n, const double *xs,
+                          double x0, double step, int c0, nv_sq2_cols *cc)
+{
+    int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
+    vd vf = vd_set1(f);
+    cc->c0 = c0;
+    cc->m = m;
+    cc->cached = 0;
+    cc->share = 0;
+    if (!share)
+        return;
+    vd mn = vd_set1(INFINITY), mx = vd_set1(-INFINITY);
+    vm ok = vd_ge(vd_zero(), vd_zero());
+    for (int i = 0; i < m; i += NV_W) {
+        vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
+        vd_storeu(cc->X + i, x);
+        mn = vd_min(mn, x);
+        mx = vd_max(mx, x);
+        ok = vm_and(ok, vm_and(vd_ge(x, vd_set1(-2147483648.0)), vd_lt(x, vd_set1(2147483640.0))));
+    }
+    double lo = floor(vd_hmin(mn)), hi = floor(vd_hmax(mx));
+    cc->share = vm_all(ok) && hi - lo < NV_ROW_CELLS;
+    cc->lo = lo;
+    cc->n_cells = (int)(hi - lo) + 1;
+    if (!cc->share || !cache)
+        return;
+    vd vlo = vd_set1(lo);
+    for (int i = 0; i < m; i += NV_W) {
+        vd x = vd_loadu(cc->X + i), fl = vd_floor(x), tx = nv_frac(x, fl);
+        vi idx = vd_to_vi(vd_sub(fl, vlo));
+        int c = vi_first(idx);
+        cc->cell[i / NV_W] = vi_all_eq(idx, c) ? c : -1;
+        vd_storeu(cc->tx + i, tx);
+        vd_storeu(cc->sx + i, nv_fade(tx));
+        if (mode == NK_MODE_PERLIN)
+            vd_storeu(cc->tx1 + i, vd_sub(tx, vd_set1(1.0)));
+        if (want_grad)
+            vd_storeu(cc->dsx + i, nv_dfade(tx));
+    }
+    cc->cached = 1;
+}
+
+/* A chunk's cell coefficients (nv_cell2's, one array each) */
+typedef struct {
+    double p[NV_ROW_CELLS + NV_W], q[NV_ROW_CELLS + NV_W], r[NV_ROW_CELLS + NV_W], s[NV_ROW_CELLS + NV_W],
+        rp[NV_ROW_CELLS + NV_W], py[NV_ROW_CELLS + NV_W], qy[NV_ROW_CELLS + NV_W], ryp[NV_ROW_CELLS + NV_W],
+        b[NV_ROW_CELLS + NV_W];
+} nv_sq2_coef;
+
+/* cell c's coefficients on every lane */
+NV_FN void nv_sq2_one(int mode, int want_grad, const nv_sq2_coef *cf, int c, nv_cell2 *cell)
+{
+    cell->p = vd_set1(cf->p[c]);
+    cell->rp = vd_set1(cf->rp[c]);
+    if (mode == NK_MODE_PERLIN) {
+        cell->q = vd_set1(cf->q[c]);
+        cell->r = vd_set1(cf->r[c]);
+        cell->s = vd_set1(cf->s[c]);
+    }
+    if (want_grad) {
+        cell->py = vd_set1(cf->py[c]);
+        cell->ryp = vd_set1(cf->ryp[c]);
+        if (mode == NK_MODE_PERLIN) {
+            cell->qy = vd_set1(cf->qy[c]);
+            cell->b = vd_set1(cf->b[c]);
+        }
+    }
+}
+
+/* One chunk of the row at noise-space y = qy (seed state s, cell j,
+ * fraction ty, its fade sy and dfade dsy; j_ok: j and j + 1 are int32). */
+NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L, int k, const nv_out *o,
+                        const nv_sq2_cols *cc, int j_ok, uint64_t j, double qy, double ty, double sy, double dsy,
+                        int n, const double *xs, double x0, double step, double *v, ne_grad g, float *fv, float *fg)
+{
+    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    int c0 = cc->c0, m = cc->m;
+    vd vqy = vd_set1(qy);
+    if (!cc->share || !j_ok) {
+        vd vf = vd_set1(L->freq[k]);
+        for (int i = 0; i < m; i += NV_W) {
+            vd val, g0 = vd_zero(), g1 = vd_zero();
+            nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val, &g0,
+                     &g1);
+            nv_emit_o(want_grad, to_float, o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+        }
+        return;
+    }
+    /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1).
+     * The cell loop below reads NV_W columns from c and from c + 1 for
+     * every c < n_cells (a multiple of NV_W), so every column up to the
+     * last vector's c + NV_W is hashed: the lanes past the row's last
+     * cell are never used, but each holds a defined hash (a table read
+     * by an uninitialised index is what valgrind reports). */
+    double lo = cc->lo;
+    int n_cells = cc->n_cells;
+    uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
+    /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) * PRIME_C */
+    vi vs = vi_set1((int)s);
+    vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j * NL_PRIME_C)), vi_set1((int)((uint32_t)(j + 1) * NL_PRIME_C)));
+    for (int c = 0; c < n_cells + NV_W; c += NV_W) {
+        vi col = vi_add(vi_set1((int)lo + c), vi_iota());
+        vi h = nv_eat(vs, col);
+        vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
+        vi_storeu(ca + c, vi2_lo(hh));
+        vi_storeu(cb + c, vi2_hi(hh));
+    }
+    /* the cells' coefficients */
+    nv_sq2_coef cf;
+    vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
+    for (int c = 0; c < n_cells; c += NV_W) {
+        nv_cell2 cell;
+        nv_sq2_cell(mode, want_grad, vi_loadu(ca + c), vi_loadu(cb + c), vi_loadu(ca + c + 1), vi_loadu(cb + c + 1),
+                    vty, vsy, vdsy, &cell);
+        vd_storeu(cf.p + c, cell.p);
+        vd_storeu(cf.rp + c, cell.rp);
+        if (mode == NK_MODE_PERLIN) {
+            vd_storeu(cf.q + c, cell.q);
+            vd_storeu(cf.r + c, cell.r);
+            vd_storeu(cf.s + c, cell.s);
+        }
+        if (want_grad) {
+            vd_storeu(cf.py + c, cell.py);
+            vd_storeu(cf.ryp + c, cell.ryp);
+            if (mode == NK_MODE_PERLIN) {
+                vd_storeu(cf.qy + c, cell.qy);
+                vd_storeu(cf.b + c, cell.b);
+            }
+        }
+    }
+    vd vlo = vd_set1(lo);
+    for (int i = 0; i < m; i += NV_W) {
+        int w = m - i < NV_W ? m - i : NV_W;
+        nv_cell2 cell;
+        if (cc->cached && cc->cell[i / NV_W] >= 0) {
+            /* the tile's columns: each vector's numbers of x, read */
+            nv_sq2_one(mode, want_grad, &cf, cc->cell[i / NV_W], &cell);
+            vd g0 = vd_zero(), g1 = vd_zero();
+            vd val = nv_sq2_sample_x(mode, want_grad, &cell, vd_loadu(cc->tx + i),
+                                     mode == NK_MODE_PERLIN ? vd_loadu(cc->tx1 + i) : vd_zero(), vd_loadu(cc->sx + i),
+                                     want_grad ? vd_loadu(cc->dsx + i) : vd_zero(), &g0, &g1);
+            nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+            continue;
+        }
+        vd x = vd_loadu(cc->X + i), fl = vd_floor(x);
+        vd tx = nv_frac(x, fl);
+        vi idx = vd_to_vi(vd_sub(fl, vlo));
+        int c = vi_first(idx);
+        if (vi_all_eq(idx, c)) {
+            nv_sq2_one(mode, want_grad, &cf, c, &cell);
+            /* the sample stage here, and again below: one copy for the
+             * common case lets its broadcasts feed the arithmetic
+             * directly instead of being kept across a join (with
+             * gradients, 9 coefficients spilled and reloaded) */
+            vd g0 = vd_zero(), g1 = vd_zero();
+            vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
+            nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+            continue;
+        }
+        if (vi_all_eq2(idx, c, c + 1)) {
+            /* a cell border inside the vector: two broadcasts */
+            vm m2 = vi_eq_mask(idx, c + 1);
+#define NV_PICK(arr) vd_blend(m2, vd_set1(cf.arr[c + 1]), vd_set1(cf.arr[c]))
+            cell.p = NV_PICK(p);
+            cell.rp = NV_PICK(rp);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = NV_PICK(q);
+                cell.r = NV_PICK(r);
+                cell.s = NV_PICK(s);
+            }
+            if (want_grad) {
+                cell.py = NV_PICK(py);
+                cell.ryp = NV_PICK(ryp);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = NV_PICK(qy);
+                    cell.b = NV_PICK(b);
+                }
+            }
+#undef NV_PICK
+        } else {
+            cell.p = vd_gather(cf.p, idx);
+            cell.rp = vd_gather(cf.rp, idx);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = vd_gather(cf.q, idx);
+                cell.r = vd_gather(cf.r, idx);
+                cell.s = vd_gather(cf.s, idx);
+            }
+            if (want_grad) {
+                cell.py = vd_gather(cf.py, idx);
+                cell.ryp = vd_gather(cf.ryp, idx);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = vd_gather(cf.qy, idx);
+                    cell.b = vd_gather(cf.b, idx);
+                }
+            }
+        }
+        vd g0 = vd_zero(), g1 = vd_zero();
+        vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
+        nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+    }
+}
+
+/* Whether a row of n samples (xs, or step apart) at frequency f has cells
+ * of NV_SQ2_SHARE_MIN samples or more */
+NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f)
+{
+    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
+    return cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0;
+}
+
+/* The row's y: cell j (and whether j and j + 1 are int32), fraction ty and
+ * its fade and dfade */
+NV_FN int nv_sq2_row_y(double qy, uint64_t *j, double *ty, double *sy, double *dsy)
+{
+    *j = nl_floor(qy, ty);
+    *sy = nl_fade(*ty);
+    *dsy = nl_dfade(*ty);
+    return (*j + 0x80000000u) < 0xFFFFFFFFu;
+}
+
 NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
 {
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
-    double f = L->freq[k], qy = y * f, ty;
-    vd vf = vd_set1(f), vqy = vd_set1(qy);
-    uint64_t j = nl_floor(qy, &ty);
-    double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
-    int share = cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0 && (j + 0x80000000u) < 0xFFFFFFFFu;
-    double sy = nl_fade(ty), dsy = nl_dfade(ty);
+    double f = L->freq[k], qy = y * f, ty, sy, dsy;
+    uint64_t j;
+    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy), share = nv_sq2_shares(n, xs, step, f) && j_ok;
+    nv_out o = nv_out_of(want_grad, to_float, L, k);
+    nv_sq2_cols cc;
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
-        int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
-        double X[NV_ROW_CHUNK + NV_W];
-        double lo = 0, hi = 0;
-        if (share) {
-            vd mn = vd_set1(INFINITY), mx = vd_set1(-INFINITY);
-            vm ok = vd_ge(vd_zero(), vd_zero());
-            for (int i = 0; i < m; i += NV_W) {
-                vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf);
-                vd_storeu(X + i, x);
-                mn = vd_min(mn, x);
-                mx = vd_max(mx, x);
-                ok = vm_and(ok, vm_and(vd_ge(x, vd_set1(-2147483648.0)), vd_lt(x, vd_set1(2147483640.0))));
-            }
-            lo = floor(vd_hmin(mn));
-            hi = floor(vd_hmax(mx));
-            share = vm_all(ok) && hi - lo < NV_ROW_CELLS;
-        }
-        if (!share) {
-            for (int i = 0; i < m; i += NV_W) {
-                vd val, g0 = vd_zero(), g1 = vd_zero();
-                nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
-                         &g0, &g1);
-                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv,
-                        fg);
-            }
-            continue;
-        }
-        /* columns lo .. lo + n_cells: hashes of (column, j) and (column, j + 1).
-         * The cell loop below reads NV_W columns from c and from c + 1 for
-         * every c < n_cells (a multiple of NV_W), so every column up to the
-         * last vector's c + NV_W is hashed: the lanes past the row's last
-         * cell are never used, but each holds a defined hash (a table read
-         * by an uninitialised index is what valgrind reports). */
-        int n_cells = (int)(hi - lo) + 1;
-        uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
-        /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) * PRIME_C */
-        vi vs = vi_set1((int)s);
-        vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j * NL_PRIME_C)), vi_set1((int)((uint32_t)(j + 1) * NL_PRIME_C)));
-        for (int c = 0; c < n_cells + NV_W; c += NV_W) {
-            vi col = vi_add(vi_set1((int)lo + c), vi_iota());
-            vi h = nv_eat(vs, col);
-            vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
-            vi_storeu(ca + c, vi2_lo(hh));
-            vi_storeu(cb + c, vi2_hi(hh));
-        }
-        /* the cells' coefficients */
-        double cp[NV_ROW_CELLS + NV_W], cq[NV_ROW_CELLS + NV_W], cr[NV_ROW_CELLS + NV_W],
-            cs[NV_ROW_CELLS + NV_W], crp[NV_ROW_CELLS + NV_W], cpy[NV_ROW_CELLS + NV_W],
-            cqy[NV_ROW_CELLS + NV_W], cryp[NV_ROW_CELLS + NV_W], cbb[NV_ROW_CELLS + NV_W];
-        vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
-        for (int c = 0; c < n_cells; c += NV_W) {
-            nv_cell2 cell;
-            nv_sq2_cell(mode, want_grad, vi_loadu(ca + c), vi_loadu(cb + c), vi_loadu(ca + c + 1),
-                        vi_loadu(cb + c + 1), vty, vsy, vdsy, &cell);
-            vd_storeu(cp + c, cell.p);
-            vd_storeu(crp + c, cell.rp);
-            if (mode == NK_MODE_PERLIN) {
-                vd_storeu(cq + c, cell.q);
-                vd_storeu(cr + c, cell.r);
-                vd_storeu(cs + c, cell.s);
-            }
-            if (want_grad) {
-                vd_storeu(cpy + c, cell.py);
-                vd_storeu(cryp + c, cell.ryp);
-                if (mode == NK_MODE_PERLIN) {
-                    vd_storeu(cqy + c, cell.qy);
-                    vd_storeu(cbb + c, cell.b);
-                }
-            }
-        }
-        vd vlo = vd_set1(lo);
-        for (int i = 0; i < m; i += NV_W) {
-            vd x = vd_loadu(X + i), fl = vd_floor(x);
-            vd tx = nv_frac(x, fl);
-            vi idx = vd_to_vi(vd_sub(fl, vlo));
-            int c = vi_first(idx);
-            nv_cell2 cell;
-            if (vi_all_eq(idx, c)) {
-                cell.p = vd_set1(cp[c]);
-                cell.rp = vd_set1(crp[c]);
-                if (mode == NK_MODE_PERLIN) {
-                    cell.q = vd_set1(cq[c]);
-                    cell.r = vd_set1(cr[c]);
-                    cell.s = vd_set1(cs[c]);
-                }
-                if (want_grad) {
-                    cell.py = vd_set1(cpy[c]);
-                    cell.ryp = vd_set1(cryp[c]);
-                    if (mode == NK_MODE_PERLIN) {
-                        cell.qy = vd_set1(cqy[c]);
-                        cell.b = vd_set1(cbb[c]);
-                    }
-                }
-                /* the sample stage here, and again below: one copy for the
-                 * common case lets its broadcasts feed the arithmetic
-                 * directly instead of being kept across a join (with
-                 * gradients, 9 coefficients spilled and reloaded) */
-                vd g0 = vd_zero(), g1 = vd_zero();
-                vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-                nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
-                continue;
-            }
-            if (vi_all_eq2(idx, c, c + 1)) {
-                /* a cell border inside the vector: two broadcasts */
-                vm m2 = vi_eq_mask(idx, c + 1);
-#define NV_PICK(arr) vd_blend(m2, vd_set1(arr[c + 1]), vd_set1(arr[c]))
-                cell.p = NV_PICK(cp);
-                cell.rp = NV_PICK(crp);
-                if (mode == NK_MODE_PERLIN) {
-                    cell.q = NV_PICK(cq);
-                    cell.r = NV_PICK(cr);
-                    cell.s = NV_PICK(cs);
-                }
-                if (want_grad) {
-                    cell.py = NV_PICK(cpy);
-                    cell.ryp = NV_PICK(cryp);
-                    if (mode == NK_MODE_PERLIN) {
-                        cell.qy = NV_PICK(cqy);
-                        cell.b = NV_PICK(cbb);
-                    }
-                }
-#undef NV_PICK
-            } else {
-                cell.p = vd_gather(cp, idx);
-                cell.rp = vd_gather(crp, idx);
-                if (mode == NK_MODE_PERLIN) {
-                    cell.q = vd_gather(cq, idx);
-                    cell.r = vd_gather(cr, idx);
-                    cell.s = vd_gather(cs, idx);
-                }
-                if (want_grad) {
-                    cell.py = vd_gather(cpy, idx);
-                    cell.ryp = vd_gather(cryp, idx);
-                    if (mode == NK_MODE_PERLIN) {
-                        cell.qy = vd_gather(cqy, idx);
-                        cell.b = vd_gather(cbb, idx);
-                    }
-                }
-            }
-            vd g0 = vd_zero(), g1 = vd_zero();
-            vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-            nv_emit(want_grad, to_float, L, k, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+        nv_sq2_cols_at(mode, want_grad, 0, share, f, n, xs, x0, step, c0, &cc);
+        nv_sq2_chunk(mode, want_grad, to_float, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, xs, x0, step, v, g, fv,
+                     fg);
+    }
+}
+
+/* A one-octave grid (rows at y0 + r * step) into floats, as nv_sq2_row's
+ * float rows: each chunk's columns computed once for all rows. */
+NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int rows, double x0, double step,
+                       double y0, float *fv, float *fg)
+{
+    double f = L->freq[0];
+    int share = nv_sq2_shares(n, NULL, step, f);
+    nv_out o = nv_out_of(want_grad, 1, L, 0);
+    nv_sq2_cols cc;
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+        nv_sq2_cols_at(mode, want_grad, 1, share, f, n, NULL, x0, step, c0, &cc);
+        for (int r = 0; r < rows; r++) {
+            double qy = (y0 + (double)r * step) * f, ty, sy, dsy;
+            uint64_t j;
+            int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
+            size_t at = (size_t)r * (size_t)n;
+            nv_sq2_chunk(mode, want_grad, 1, L, 0, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, NULL, x0, step, NULL, NULL,
+                         fv + at, fg ? fg + 2 * at : NULL);
         }
     }
 }
@@ -1617,13 +1770,13 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         else                                                                                              \
             nv_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                        \
     }                                                                                                     \
-    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
-                                          float *fv, float *fg)                                           \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step,     \
+                                          double y0, float *fv, float *fg)                                \
     {                                                                                                     \
         if (fg)                                                                                           \
-            nv_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                       \
+            nv_sq2_rows(MODE, 1, L, n, rows, x0, step, y0, fv, fg);                                       \
         else                                                                                              \
-            nv_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                     \
+            nv_sq2_rows(MODE, 0, L, n, rows, x0, step, y0, fv, NULL);                                     \
     }
 
 #define NV_TRI2_LOOPS(name, MODE)                                                                         \
@@ -1651,13 +1804,17 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
         (void)t;                                                                                          \
         nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
     }                                                                                                     \
-    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, double x0, double step, double y,     \
-                                          float *fv, float *fg)                                           \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step,     \
+                                          double y0, float *fv, float *fg)                                \
     {                                                                                                     \
-        if (fg)                                                                                           \
-            nv_tri2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                      \
-        else                                                                                              \
-            nv_tri2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                    \
+        for (int r = 0; r < rows; r++) {                                                                  \
+            double y = y0 + (double)r * step;                                                             \
+            size_t at = (size_t)r * (size_t)n;                                                            \
+            if (fg)                                                                                       \
+                nv_tri2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, fg + 2 * at);    \
+            else                                                                                          \
+                nv_tri2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, NULL);           \
+        }                                                                                                 \
     }
 
 #define NV_3D_LOOPS(name, LAT, MODE)                                                                          \
