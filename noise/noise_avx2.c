@@ -195,6 +195,41 @@ NV_FN void vd_table2(const double *t, const uint32_t *off, vd *a, vd *b)
 /* each lane rounded to float and back (the article's float variables) */
 NV_FN vd vd_round_f(vd v) { return (vd){ _mm256_cvtps_pd(_mm256_cvtpd_ps(v.l)), _mm256_cvtps_pd(_mm256_cvtpd_ps(v.h)) }; }
 
+/* Eight (x, y) pairs from p into x and y, and back (p[2i] = x lane i,
+ * p[2i + 1] = y lane i): per half, pairs 0 and 2 and pairs 1 and 3 in one
+ * register each, then one unpack per coordinate. */
+NV_FN void nv_load2_4(const double *p, __m256d *x, __m256d *y)
+{
+    __m256d p02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p)), _mm_loadu_pd(p + 4), 1);
+    __m256d p13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p + 2)), _mm_loadu_pd(p + 6), 1);
+    *x = _mm256_unpacklo_pd(p02, p13);
+    *y = _mm256_unpackhi_pd(p02, p13);
+}
+NV_FN void vd_load2(const double *p, vd *x, vd *y)
+{
+    nv_load2_4(p, &x->l, &y->l);
+    nv_load2_4(p + 8, &x->h, &y->h);
+}
+NV_FN void nv_store2_4(double *p, __m256d x, __m256d y)
+{
+    __m256d p02 = _mm256_unpacklo_pd(x, y), p13 = _mm256_unpackhi_pd(x, y);
+    _mm256_storeu_pd(p, _mm256_permute2f128_pd(p02, p13, 0x20));
+    _mm256_storeu_pd(p + 4, _mm256_permute2f128_pd(p02, p13, 0x31));
+}
+NV_FN void vd_store2(double *p, vd x, vd y)
+{
+    nv_store2_4(p, x.l, y.l);
+    nv_store2_4(p + 8, x.h, y.h);
+}
+
+/* 1 if no lane of a or b is x or y */
+NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
+{
+    __m256i vx = _mm256_set1_epi32(x), vy = _mm256_set1_epi32(y);
+    __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi32(a, vx), _mm256_cmpeq_epi32(a, vy)),
+                                _mm256_or_si256(_mm256_cmpeq_epi32(b, vx), _mm256_cmpeq_epi32(b, vy)));
+    return _mm256_testz_si256(m, m);
+}
 /* Lane 0. */
 NV_FN double vd_first(vd v) { return _mm256_cvtsd_f64(v.l); }
 /* Per-lane picks from a short table: lane l gets t[d[l]], d[l] one of

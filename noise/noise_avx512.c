@@ -88,6 +88,27 @@ NV_FN vi vi2_hi(vi2 v) { return _mm512_extracti64x4_epi64(v, 1); }
 /* each lane rounded to float and back (the article's float variables) */
 NV_FN vd vd_round_f(vd v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 
+/* Eight (x, y) pairs from p into x and y, and back (p[2i] = x lane i,
+ * p[2i + 1] = y lane i) */
+NV_FN void vd_load2(const double *p, vd *x, vd *y)
+{
+    __m512d a = _mm512_loadu_pd(p), b = _mm512_loadu_pd(p + 8);
+    *x = _mm512_permutex2var_pd(a, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), b);
+    *y = _mm512_permutex2var_pd(a, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), b);
+}
+NV_FN void vd_store2(double *p, vd x, vd y)
+{
+    _mm512_storeu_pd(p, _mm512_permutex2var_pd(x, _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0), y));
+    _mm512_storeu_pd(p + 8, _mm512_permutex2var_pd(x, _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4), y));
+}
+
+/* 1 if no lane of a or b is x or y */
+NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
+{
+    __m256i vx = _mm256_set1_epi32(x), vy = _mm256_set1_epi32(y);
+    return (_mm256_cmpeq_epi32_mask(a, vx) | _mm256_cmpeq_epi32_mask(a, vy) | _mm256_cmpeq_epi32_mask(b, vx) |
+            _mm256_cmpeq_epi32_mask(b, vy)) == 0;
+}
 /* Lane 0. */
 NV_FN double vd_first(vd v) { return _mm512_cvtsd_f64(v); }
 /* Per-lane picks from a short table (as noise_avx2.c's): lane l gets

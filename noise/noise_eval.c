@@ -502,6 +502,7 @@ static ne_base ne_pick_base(int kind, int variant, int d3, int periodic)
             b.acc_values = v->acc_values;
         }
         if (v->float_row) b.float_row = v->float_row;
+        if (v->fbm_pts) b.fbm_pts = v->fbm_pts;
     }
     return b;
 }
@@ -877,6 +878,12 @@ static void ne_points(const ne_field *planar, const ne_field *solid, size_t n_po
         return;
     }
     const ne_field *F = planar;
+    const ne_layer *L = &F->layer[0];
+    if (F->n_layers == 1 && !F->d3 && L->fractal == NOISE_FBM && L->base.fbm_pts) {
+        /* the whole batch straight from and into the caller's pairs */
+        L->base.fbm_pts(L, n_points, points, out_values, out_grads);
+        return;
+    }
     int gn = F->d3 ? 3 : 2;
     double xs[NE_CHUNK], ys[NE_CHUNK];
     for (size_t i0 = 0; i0 < n_points; i0 += NE_CHUNK) {

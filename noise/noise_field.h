@@ -47,6 +47,13 @@ typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, dou
 typedef void (*ne_float_row_fn)(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv,
                                 float *fg);
 
+/* A 2D fbm layer (any number of octaves) at n points given as (x, y)
+ * pairs, finished as ne_layer_eval finishes it (sum / amp_sum, clamped to
+ * [-1, 1]; one octave: the base field clamped), gradients as (d/dx, d/dy)
+ * pairs; out_g NULL: values only. The same numbers as the per-octave
+ * loops, without their passes over the chunk. */
+typedef void (*ne_fbm_pts_fn)(const ne_layer *L, size_t n, const double *pts, double *out_v, double *out_g);
+
 /* A path's loops for one base noise; a vector path leaves NULL what it does
  * not speed up, and the scalar loop is used there. */
 typedef struct {
@@ -55,6 +62,7 @@ typedef struct {
     ne_acc_fn row_acc;         /* NULL: the generic fbm step */
     int acc_values;            /* 1: row_acc also for fbm values alone */
     ne_float_row_fn float_row; /* NULL: through doubles */
+    ne_fbm_pts_fn fbm_pts;     /* NULL: the chunked per-octave loops */
 } ne_base;
 
 /* [kind][variant][d3]. The variant is the lattice for value (NOISE_SQUARE,

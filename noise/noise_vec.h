@@ -169,11 +169,13 @@ typedef struct {
     vd p, q, r, s, py, qy, ry, sy, rp, ryp, b;
 } nv_cell2;
 
-/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
-NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+/* nk_value2_cell / nk_perlin2_cell from the corners' table entries, corners
+ * (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1): value noise's values in
+ * e[0..3], perlin's gradients in e[2q], e[2q + 1] */
+NV_FN void nv_sq2_cell_of(int mode, int want_grad, const vd *e, vd ty, vd sy, vd dsy, nv_cell2 *c)
 {
     if (mode == NK_MODE_VALUE) {
-        vd a = nv_value_of(ha), b = nv_value_of(hb), cc = nv_value_of(hc), d = nv_value_of(hd);
+        vd a = e[0], b = e[1], cc = e[2], d = e[3];
         vd ba = vd_sub(b, a), dc = vd_sub(d, cc);
         c->p = vd_add(a, vd_mul(ba, sy));
         c->r = vd_add(cc, vd_mul(dc, sy));
@@ -185,11 +187,7 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
         }
         return;
     }
-    vd ga0, ga1, gb0, gb1, gc0, gc1, gd0, gd1;
-    nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
-    nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
-    nv_diamond_of(hc, NL_PERLIN2_SCALE, &gc0, &gc1);
-    nv_diamond_of(hd, NL_PERLIN2_SCALE, &gd0, &gd1);
+    vd ga0 = e[0], ga1 = e[1], gb0 = e[2], gb1 = e[3], gc0 = e[4], gc1 = e[5], gd0 = e[6], gd1 = e[7];
     vd ty1 = vd_sub(ty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), sy);
     c->p = vd_add(vd_mul(ga0, ry), vd_mul(gb0, sy));
     c->q = vd_add(vd_mul(vd_mul(ga1, ty), ry), vd_mul(vd_mul(gb1, ty1), sy));
@@ -206,6 +204,24 @@ NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd t
         c->ryp = vd_sub(c->ry, c->py);
         c->b = vd_sub(vd_sub(c->sy, c->ry), c->qy);
     }
+}
+
+/* nk_value2_cell / nk_perlin2_cell with the corner hashes per lane */
+NV_FN void nv_sq2_cell(int mode, int want_grad, vi ha, vi hb, vi hc, vi hd, vd ty, vd sy, vd dsy, nv_cell2 *c)
+{
+    vd e[8];
+    if (mode == NK_MODE_VALUE) {
+        e[0] = nv_value_of(ha);
+        e[1] = nv_value_of(hb);
+        e[2] = nv_value_of(hc);
+        e[3] = nv_value_of(hd);
+    } else {
+        nv_diamond_of(ha, NL_PERLIN2_SCALE, &e[0], &e[1]);
+        nv_diamond_of(hb, NL_PERLIN2_SCALE, &e[2], &e[3]);
+        nv_diamond_of(hc, NL_PERLIN2_SCALE, &e[4], &e[5]);
+        nv_diamond_of(hd, NL_PERLIN2_SCALE, &e[6], &e[7]);
+    }
+    nv_sq2_cell_of(mode, want_grad, e, ty, sy, dsy, c);
 }
 
 /* nk_value2_sample / nk_perlin2_sample, given tx's other numbers: tx - 1
@@ -645,43 +661,71 @@ NV_FN void nv_imp_grad(vi hash, vd x, vd y, vd z, vd out[4])
     out[3] = vd_blend(v_z, sv, zero);
 }
 
-/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. */
-NV_FN int nv_improved3(const unsigned char *perm, int want_grad, vd x, vd y, vd z, vd *val, vd g[3])
+/* nk_improved3 on every lane; 0 if a lane needs the scalar kernel. z0:
+ * the z = 0 slice (z is +0), where g[2] is not computed: the scalar's last
+ * lerp there is r = y0 + (y1 - y0) * +0 (w = fade(+0) = +0), which is y0
+ * bit for bit unless y0 is -0 (-0 + +0 is +0), so the four z + 1 corners
+ * are computed only for vectors with a zero in y0's value or (with
+ * gradients) its x or y derivative. */
+NV_FN int nv_improved3(const unsigned char *perm, int want_grad, int z0, vd x, vd y, vd z, vd *val, vd g[3])
 {
-    vd fl[3] = { vd_floor(x), vd_floor(y), vd_floor(z) };
-    if (!vm_all(vm_and(vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1])), nv_index_ok(fl[2]))))
+    vd fl[3] = { vd_floor(x), vd_floor(y), z0 ? vd_zero() : vd_floor(z) };
+    vm ok = vm_and(nv_index_ok(fl[0]), nv_index_ok(fl[1]));
+    if (!vm_all(z0 ? ok : vm_and(ok, nv_index_ok(fl[2]))))
         return 0;
     vd fx = nv_frac(x, fl[0]), fy = nv_frac(y, fl[1]);
-    vd fz = nv_frac(z, fl[2]);
+    vd fz = z0 ? vd_zero() : nv_frac(z, fl[2]);
     vi b255 = vi_set1(255), one = vi_set1(1);
-    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255), Z = vi_and(vd_to_vi(fl[2]), b255);
-    vd u = nv_fade(fx), v = nv_fade(fy), w = nv_fade(fz);
-    vi A = vi_add(nv_perm(perm, X), Y), AA = vi_add(nv_perm(perm, A), Z), AB = vi_add(nv_perm(perm, vi_add(A, one)), Z);
-    vi B = vi_add(nv_perm(perm, vi_add(X, one)), Y), BA = vi_add(nv_perm(perm, B), Z);
-    vi BB = vi_add(nv_perm(perm, vi_add(B, one)), Z);
-    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d), fz1 = vd_sub(fz, one_d);
+    vi X = vi_and(vd_to_vi(fl[0]), b255), Y = vi_and(vd_to_vi(fl[1]), b255);
+    vi Z = z0 ? vi_set1(0) : vi_and(vd_to_vi(fl[2]), b255);
+    vd u = nv_fade(fx), v = nv_fade(fy);
+    vi A = vi_add(nv_perm(perm, X), Y), B = vi_add(nv_perm(perm, vi_add(X, one)), Y);
+    vi AA = nv_perm(perm, A), AB = nv_perm(perm, vi_add(A, one));
+    vi BA = nv_perm(perm, B), BB = nv_perm(perm, vi_add(B, one));
+    if (!z0) {
+        AA = vi_add(AA, Z);
+        AB = vi_add(AB, Z);
+        BA = vi_add(BA, Z);
+        BB = vi_add(BB, Z);
+    }
+    vd one_d = vd_set1(1.0), fx1 = vd_sub(fx, one_d), fy1 = vd_sub(fy, one_d);
     vd c[8][4];
     nv_imp_grad(nv_perm(perm, AA), fx, fy, fz, c[0]);
     nv_imp_grad(nv_perm(perm, BA), fx1, fy, fz, c[1]);
     nv_imp_grad(nv_perm(perm, AB), fx, fy1, fz, c[2]);
     nv_imp_grad(nv_perm(perm, BB), fx1, fy1, fz, c[3]);
-    nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
-    nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
-    nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
-    nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
-    vd du = nv_dfade(fx), dv = nv_dfade(fy), dw = nv_dfade(fz);
+    vd du = nv_dfade(fx), dv = nv_dfade(fy);
     vd x0[4], x1[4], x2[4], x3[4], y0[4], y1[4], r[4];
     nv_lerp4(c[0], c[1], u, du, 0, x0);
     nv_lerp4(c[2], c[3], u, du, 0, x1);
-    nv_lerp4(c[4], c[5], u, du, 0, x2);
-    nv_lerp4(c[6], c[7], u, du, 0, x3);
     nv_lerp4(x0, x1, v, dv, 1, y0);
-    nv_lerp4(x2, x3, v, dv, 1, y1);
-    nv_lerp4(y0, y1, w, dw, 2, r);
+    int far_half = !z0;
+    if (z0) {
+        vd zero = vd_zero();
+        vm has0 = vd_eq(y0[0], zero);
+        if (want_grad)
+            has0 = vm_or(has0, vm_or(vd_eq(y0[1], zero), vd_eq(y0[2], zero)));
+        far_half = !vm_all(vm_not(has0));
+    }
+    if (far_half) {
+        vd fz1 = vd_sub(fz, one_d);
+        nv_imp_grad(nv_perm(perm, vi_add(AA, one)), fx, fy, fz1, c[4]);
+        nv_imp_grad(nv_perm(perm, vi_add(BA, one)), fx1, fy, fz1, c[5]);
+        nv_imp_grad(nv_perm(perm, vi_add(AB, one)), fx, fy1, fz1, c[6]);
+        nv_imp_grad(nv_perm(perm, vi_add(BB, one)), fx1, fy1, fz1, c[7]);
+        vd w = nv_fade(fz), dw = nv_dfade(fz);
+        nv_lerp4(c[4], c[5], u, du, 0, x2);
+        nv_lerp4(c[6], c[7], u, du, 0, x3);
+        nv_lerp4(x2, x3, v, dv, 1, y1);
+        nv_lerp4(y0, y1, w, dw, 2, r);
+    } else {
+        for (int k = 0; k < 4; k++)
+            r[k] = y0[k];
+    }
     vm out = vm_or(vd_gt(r[0], one_d), vd_lt(r[0], vd_set1(-1.0)));
     r[0] = vd_blend(out, vd_blend(vd_gt(r[0], vd_zero()), one_d, vd_set1(-1.0)), r[0]);
     if (want_grad)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < (z0 ? 2 : 3); k++)
             g[k] = vd_blend(out, vd_zero(), r[1 + k]);
     *val = r[0];
     return 1;
@@ -699,7 +743,7 @@ NV_FN void nv_improved_pts(int d3, int want_grad, const ne_layer *L, int k, int 
     for (; i + NV_W <= n; i += NV_W) {
         vd x = vd_mul(vd_loadu(xs + i), vf), yy = ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, val, gv[3];
         gv[0] = gv[1] = gv[2] = vd_zero();
-        if (nv_improved3(perm, want_grad, x, yy, vqz, &val, gv)) {
+        if (nv_improved3(perm, want_grad, !d3, x, yy, vqz, &val, gv)) {
             vd_storeu(v + i, val);
             if (want_grad)
                 for (int c = 0; c < nc; c++)
@@ -787,6 +831,308 @@ NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, i
         }
     }
 }
+
+/* ---- fbm at 2D points given as (x, y) pairs (ne_fbm_pts_fn) ---- */
+
+/* nv_octave2's third kernel: improved noise's z = 0 slice */
+enum { NV_IMP2 = 2 };
+
+/* Base noise of octave k at plane points (x, y): nv_pts2's and
+ * nv_improved_pts's numbers (noise space = plane * freq, the same product),
+ * lane by lane the scalar kernel where the vector one cannot run. */
+NV_FN void nv_octave2(int lat, int mode, int want_grad, const ne_layer *L, int k, vd x, vd y, vd *val, vd *g0,
+                      vd *g1)
+{
+    vd f = vd_set1(L->freq[k]);
+    x = vd_mul(x, f);
+    y = vd_mul(y, f);
+    if (lat != NV_IMP2) {
+        nv_eval2(lat, mode, want_grad, L->seed[k], x, y, val, g0, g1);
+        return;
+    }
+    vd g[3];
+    if (nv_improved3(L->perm[k], want_grad, 1, x, y, vd_zero(), val, g)) {
+        if (want_grad) {
+            *g0 = g[0];
+            *g1 = g[1];
+        }
+        return;
+    }
+    double X[NV_W], Y[NV_W], V[NV_W], G0[NV_W], G1[NV_W];
+    vd_storeu(X, x);
+    vd_storeu(Y, y);
+    for (int l = 0; l < NV_W; l++) {
+        double gd[3] = { 0, 0, 0 };
+        V[l] = nk_improved3(L->perm[k], X[l], Y[l], 0.0, want_grad, gd);
+        G0[l] = gd[0];
+        G1[l] = gd[1];
+    }
+    *val = vd_loadu(V);
+    *g0 = vd_loadu(G0);
+    *g1 = vd_loadu(G1);
+}
+
+/* An octave's values and gradients into a block's sums: acc 0, the first
+ * (only) octave as it is; 1, v += amp_k * val and g += amp_freq_k * g. */
+NV_FN void nv_acc(int want_grad, int acc, const ne_layer *L, int k, vd val, vd d0, vd d1, vd *v, vd *g0, vd *g1)
+{
+    if (!acc) {
+        *v = val;
+        *g0 = d0;
+        *g1 = d1;
+        return;
+    }
+    *v = vd_add(*v, vd_mul(vd_set1(L->amp[k]), val));
+    if (want_grad) {
+        vd af = vd_set1(L->amp_freq[k]);
+        *g0 = vd_add(*g0, vd_mul(af, d0));
+        *g1 = vd_add(*g1, vd_mul(af, d1));
+    }
+}
+
+/* Vectors of points a batch block holds: NV_PB for the square and triangle
+ * lattices where the path reads its tables by loads (two passes, below),
+ * else 1. */
+#define NV_PB 4
+#define NV_BLOCK(lat) (NV_TABLES && (lat) != NV_IMP2 ? NV_PB : 1)
+
+#if NV_TABLES
+/* nv_index_ok of both floors, from their truncations to int32 (needed for
+ * the hashes anyway): a floor outside the int32 range, or NaN, truncates
+ * to INT32_MIN, and INT32_MAX + 1 would not be an int32; lanes at either
+ * (a floor of exactly -2^31 too) take the scalar kernel, which gives the
+ * same numbers. */
+NV_FN int nv_index_ok_i(vi i, vi j) { return vi_none_eq2(i, j, INT32_MIN, INT32_MAX); }
+
+/* The square lattice at NV_PB vectors of points in two passes: the first
+ * hashes each vector's four corners and stores the table entries' byte
+ * offsets, the second loads the entries from there with scalar addresses
+ * and does the cell and sample arithmetic (nv_sq2's numbers). In one pass
+ * each offset went from a vector lane to an address register (two
+ * instructions a lane) and each vector chained hash -> loads -> arithmetic:
+ * 20 % slower. */
+typedef struct {
+    uint32_t off[NV_PB][4][NV_W]; /* corners (i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1) */
+    vd tx[NV_PB], ty[NV_PB];
+    int ok[NV_PB]; /* 0: a lane needs the scalar kernel */
+} nv_sq2_pass;
+
+NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                        vd *val, vd *g0, vd *g1)
+{
+    nv_sq2_pass ps;
+    vd f = vd_set1(L->freq[k]);
+    vi s = vi_set1((int)nl_seed(L->seed[k]));
+    int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
+    for (int b = 0; b < NV_PB; b++) {
+        vd x = vd_mul(X[b], f), y = vd_mul(Y[b], f), fx = vd_floor(x), fy = vd_floor(y);
+        vi i = vd_to_vi(fx), j = vd_to_vi(fy);
+        ps.ok[b] = nv_index_ok_i(i, j);
+        ps.tx[b] = nv_frac(x, fx);
+        ps.ty[b] = nv_frac(y, fy);
+        vi2 h[2];
+        nv_hash4(s, i, j, h);
+        vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h[0])), shift));
+        vi_storeu(ps.off[b][1], vi_shl(nv_byte(vi2_lo(h[1])), shift));
+        vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h[0])), shift));
+        vi_storeu(ps.off[b][3], vi_shl(nv_byte(vi2_hi(h[1])), shift));
+    }
+    /* the offsets are read from memory: without this the compiler takes
+     * them out of the vectors lane by lane again */
+    __asm__("" : "+m"(ps.off));
+    for (int b = 0; b < NV_PB; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        if (ps.ok[b]) {
+            vd e[8]; /* written out: as a loop the entries went through the stack */
+            if (mode == NK_MODE_VALUE) {
+                e[0] = vd_table1(nl_value_table, ps.off[b][0]);
+                e[1] = vd_table1(nl_value_table, ps.off[b][1]);
+                e[2] = vd_table1(nl_value_table, ps.off[b][2]);
+                e[3] = vd_table1(nl_value_table, ps.off[b][3]);
+            } else {
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][0], &e[0], &e[1]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][1], &e[2], &e[3]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][2], &e[4], &e[5]);
+                vd_table2(&nl_perlin2_table[0][0], ps.off[b][3], &e[6], &e[7]);
+            }
+            nv_cell2 c;
+            vd ty = ps.ty[b];
+            nv_sq2_cell_of(mode, want_grad, e, ty, nv_fade(ty), nv_dfade(ty), &c);
+            v = nv_sq2_sample(mode, want_grad, &c, ps.tx[b], &d0, &d1);
+        } else {
+            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+        }
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
+
+/* The triangle lattice likewise: the first pass finds each vector's cell
+ * and hashes its three corners (nv_tri2), the second reads their entries
+ * and blends (nv_tri2_blend). */
+typedef struct {
+    uint32_t off[NV_PB][3][NV_W]; /* corners (i, j), the middle one, (i + 1, j + 1) */
+    vd fx[NV_PB], fy[NV_PB];
+    int ok[NV_PB];
+} nv_tri2_pass;
+
+NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                         vd *val, vd *g0, vd *g1)
+{
+    nv_tri2_pass ps;
+    vd f = vd_set1(L->freq[k]);
+    vi s = vi_set1((int)nl_seed(L->seed[k])), pc = vi_set1((int)NL_PRIME_C);
+    int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
+    const double *t = mode == NK_MODE_VALUE ? nl_value_table
+                    : mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
+    for (int b = 0; b < NV_PB; b++) {
+        vd fli, flj;
+        nv_tri2_lattice(vd_mul(X[b], f), vd_mul(Y[b], f), &fli, &flj, &ps.fx[b], &ps.fy[b]);
+        vi i = vd_to_vi(fli), j = vd_to_vi(flj);
+        ps.ok[b] = nv_index_ok_i(i, j);
+        vm xgy = vd_gt(ps.fx[b], ps.fy[b]);
+        vd ox = vd_blend(xgy, vd_set1(1.0), vd_zero()), oy = vd_blend(xgy, vd_zero(), vd_set1(1.0));
+        /* nv_tri2's hashes */
+        vi ic = vi_add(s, nv_mulc(i)), jc = nv_mulc(j);
+        vi2 h03 = nv2_avalanche(nv2_eat_sum(vi2_add(nv2_eat_sum(vi2_join(ic, vi_add(ic, pc))), vi2_join(jc, vi_add(jc, pc)))));
+        vi hc = nv_avalanche(nv_eat(nv_eat(s, vd_to_vi(vd_add(fli, ox))), vd_to_vi(vd_add(flj, oy))));
+        vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h03)), shift));
+        vi_storeu(ps.off[b][1], vi_shl(nv_byte(hc), shift));
+        vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h03)), shift));
+    }
+    __asm__("" : "+m"(ps.off)); /* as nv_sq2_block */
+    for (int b = 0; b < NV_PB; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        if (ps.ok[b]) {
+            nv_corner c[3];
+            for (int q = 0; q < 3; q++) {
+                if (mode == NK_MODE_VALUE)
+                    c[q].a = c[q].b = vd_table1(t, ps.off[b][q]);
+                else
+                    vd_table2(t, ps.off[b][q], &c[q].a, &c[q].b);
+            }
+            v = nv_tri2_blend(mode, want_grad, c[0], c[1], c[1], c[2], ps.fx[b], ps.fy[b], &d0, &d1);
+        } else {
+            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+        }
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
+#endif
+
+/* Octave k's base noise at a block's nb vectors of points, into its sums
+ * (nv_acc) */
+NV_FN void nv_octave_block(int lat, int mode, int want_grad, int acc, int nb, const ne_layer *L, int k,
+                           const vd *X, const vd *Y, vd *val, vd *g0, vd *g1)
+{
+#if NV_TABLES
+    if (lat == NV_SQ2) {
+        nv_sq2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
+        return;
+    }
+    if (lat == NV_TRI2) {
+        nv_tri2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
+        return;
+    }
+#endif
+    for (int b = 0; b < nb; b++) {
+        vd v, d0 = vd_zero(), d1 = vd_zero();
+        nv_octave2(lat, mode, want_grad, L, k, X[b], Y[b], &v, &d0, &d1);
+        nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
+    }
+}
+
+/* ne_layer_eval's fbm at a block of nb vectors of points (pairs, from
+ * pts), finished, into out_v and out_g (pairs): one octave, the base value
+ * clamped and the gradient (af * g) / sum (a multiply by 1 and a divide by
+ * 1 are exact, so they are skipped); more, sum over k of amp_k * v_k (and
+ * of amp_freq_k * g_k) from 0 in octave order, / sum, clamped. The clamp
+ * is ne_clamp_n's: max(-1, v), then min(1, .). */
+NV_FN void nv_fbm_block(int lat, int mode, int want_grad, int nb, const ne_layer *L, const double *pts,
+                        double *out_v, double *out_g)
+{
+    vd X[NV_PB], Y[NV_PB], v[NV_PB], d0[NV_PB], d1[NV_PB], zero = vd_zero(), vsum = vd_set1(L->amp_sum);
+    for (int b = 0; b < nb; b++) {
+        vd_load2(pts + 2 * NV_W * b, &X[b], &Y[b]);
+        d0[b] = d1[b] = zero;
+    }
+    if (L->n_oct == 1) {
+        nv_octave_block(lat, mode, want_grad, 0, nb, L, 0, X, Y, v, d0, d1);
+        double af = L->amp_freq[0];
+        for (int b = 0; want_grad && b < nb; b++) {
+            if (af != 1.0) {
+                d0[b] = vd_mul(vd_set1(af), d0[b]);
+                d1[b] = vd_mul(vd_set1(af), d1[b]);
+            }
+            if (L->amp_sum != 1.0) {
+                d0[b] = vd_div(d0[b], vsum);
+                d1[b] = vd_div(d1[b], vsum);
+            }
+        }
+    } else {
+        for (int b = 0; b < nb; b++)
+            v[b] = zero;
+        for (int k = 0; k < L->n_oct; k++)
+            nv_octave_block(lat, mode, want_grad, 1, nb, L, k, X, Y, v, d0, d1);
+        for (int b = 0; b < nb; b++) {
+            v[b] = vd_div(v[b], vsum);
+            if (want_grad) {
+                d0[b] = vd_div(d0[b], vsum);
+                d1[b] = vd_div(d1[b], vsum);
+            }
+        }
+    }
+    for (int b = 0; b < nb; b++) {
+        vd_storeu(out_v + NV_W * b, vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), v[b])));
+        if (want_grad)
+            vd_store2(out_g + 2 * NV_W * b, d0[b], d1[b]);
+    }
+}
+
+/* ne_fbm_pts_fn: a block of points at a time, straight from and into the
+ * caller's arrays; the last few as a block whose spare lanes repeat the
+ * last point. */
+NV_FN void nv_fbm_pts(int lat, int mode, int want_grad, const ne_layer *L, size_t n, const double *pts,
+                      double *out_v, double *out_g)
+{
+    const int nb = NV_BLOCK(lat);
+    const size_t w = (size_t)nb * NV_W;
+    size_t i = 0;
+    for (; i + w <= n; i += w)
+        nv_fbm_block(lat, mode, want_grad, nb, L, pts + 2 * i, out_v + i, want_grad ? out_g + 2 * i : NULL);
+    if (i == n)
+        return;
+    double P[2 * NV_PB * NV_W], V[NV_PB * NV_W], G[2 * NV_PB * NV_W];
+    size_t m = n - i;
+    for (size_t l = 0; l < w; l++) {
+        size_t q = i + (l < m ? l : m - 1);
+        P[2 * l] = pts[2 * q];
+        P[2 * l + 1] = pts[2 * q + 1];
+    }
+    nv_fbm_block(lat, mode, want_grad, nb, L, P, V, G);
+    for (size_t l = 0; l < m; l++) {
+        out_v[i + l] = V[l];
+        if (want_grad) {
+            out_g[2 * (i + l)] = G[2 * l];
+            out_g[2 * (i + l) + 1] = G[2 * l + 1];
+        }
+    }
+}
+
+#define NV_FBM_PTS(name, LAT, MODE)                                                                       \
+    static NV_TARGET void name##_fbm(const ne_layer *L, size_t n, const double *pts, double *out_v,       \
+                                     double *out_g)                                                       \
+    {                                                                                                     \
+        if (out_g)                                                                                        \
+            nv_fbm_pts(LAT, MODE, 1, L, n, pts, out_v, out_g);                                            \
+        else                                                                                              \
+            nv_fbm_pts(LAT, MODE, 0, L, n, pts, out_v, NULL);                                             \
+    }
+NV_FBM_PTS(nv_value_sq2, NV_SQ2, NK_MODE_VALUE)
+NV_FBM_PTS(nv_perlin_sq2, NV_SQ2, NK_MODE_PERLIN)
+NV_FBM_PTS(nv_value_tri2, NV_TRI2, NK_MODE_VALUE)
+NV_FBM_PTS(nv_perlin_tri2, NV_TRI2, NK_MODE_PERLIN)
+NV_FBM_PTS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
+NV_FBM_PTS(nv_improved2, NV_IMP2, 0)
 
 /* What a row's output takes from its layer, read once per row (not per
  * vector): octave k's amp and amp * freq, the amplitude sum, and whether a
@@ -1565,9 +1911,11 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
 #include "noise_cellular_vec.h"
 
-#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow }
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
+/* improved noise's 2D slice: the 3D loops and fbm at points */
+#define NV_IMP2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL, name##_fbm }
 
 #include "noise_classic_vec.h"
 
@@ -1591,8 +1939,8 @@ static const ne_base_table nv_bases = {
         [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
-        [NOISE_SQUARE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
-        [NOISE_TRIANGLE] = { NV_3D_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_SQUARE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_TRIANGLE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
     },
     [NOISE_CELLULAR] = {
         [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },

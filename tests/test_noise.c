@@ -614,6 +614,72 @@ static void test_paths_agree(void)
     CHECKF(bad_configs == 0, "%d of %d configurations differ between paths", bad_configs, configs);
 }
 
+/* 2D batches on every vector path give the scalar path's bytes, with and
+ * without gradients, at every length around the vector width (the last
+ * points of a batch run as a vector whose spare lanes repeat the last
+ * point), for every base, one and three octaves, improved noise with seeds
+ * 0 and 1: points on lattice lines and corners (integers, halves, -0: where
+ * improved noise's z = 0 slice must compute its z + 1 corners), and a few
+ * beyond the int32 lattice among ordinary ones (the scalar kernel for those
+ * vectors only). */
+static void test_batch_paths_agree(void)
+{
+    enum { N = 83 };
+    static const int lens[] = { 1, 3, 7, 8, 9, 15, 16, 17, N };
+    double pts[2 * N];
+    for (int i = 0; i < N; i++) {
+        double a = (double)((i * 37) % 83) - 41.0, b = (double)((i * 59) % 83) - 41.0;
+        switch (i % 6) {
+        case 0: pts[2 * i] = a; pts[2 * i + 1] = b; break;                   /* lattice corners */
+        case 1: pts[2 * i] = a * 0.5; pts[2 * i + 1] = -0.0; break;           /* halves, -0 */
+        case 2: pts[2 * i] = -0.0; pts[2 * i + 1] = b * 0.25; break;
+        case 3: pts[2 * i] = a * 0.731; pts[2 * i + 1] = b; break;            /* on a lattice line */
+        case 4: pts[2 * i] = a * 13.37 + 0.1; pts[2 * i + 1] = b * 7.91 - 0.3; break;
+        default: pts[2 * i] = i == 41 ? 3e9 : a * 0.19; pts[2 * i + 1] = i == 59 ? -1e12 : b * 0.23; break;
+        }
+    }
+    noise_simd best = noise_simd_active();
+    int configs = 0, bad = 0;
+    static double rv[N], rg[2 * N], gv[N], gg[2 * N];
+    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
+        if (!noise_simd_supported((noise_simd)p)) {
+            printf("# batch paths agree: %s skipped (not on this CPU or build)\n", noise_simd_name((noise_simd)p));
+            continue;
+        }
+        for (int b = 0; b < TN_N_BASES; b++)
+            for (int oct = 1; oct <= 3; oct += 2)
+                for (int seed = 0; seed < 2; seed++)
+                    for (int l = 0; l < (int)(sizeof lens / sizeof lens[0]); l++)
+                        for (int want = 0; want < 2; want++) {
+                            noise_spec s;
+                            noise_spec_default(&s, tn_bases[b].kind, (uint32_t)seed);
+                            tn_apply(&s, b);
+                            s.octaves = oct;
+                            s.frequency = oct == 3 ? 0.7 : 1.0;
+                            int n = lens[l];
+                            memset(rv, 0, sizeof rv);
+                            memset(rg, 0, sizeof rg);
+                            memset(gv, 0, sizeof gv);
+                            memset(gg, 0, sizeof gg);
+                            noise_simd_set(NOISE_SIMD_SCALAR);
+                            noise_eval_points(&s, (size_t)n, pts, 2, rv, want ? rg : NULL);
+                            noise_simd_set((noise_simd)p);
+                            noise_eval_points(&s, (size_t)n, pts, 2, gv, want ? gg : NULL);
+                            configs++;
+                            if (memcmp(rv, gv, sizeof rv) != 0 || memcmp(rg, gg, sizeof rg) != 0) {
+                                bad++;
+                                fprintf(stderr, "  %s: %s, %d octaves, seed %d, %d points%s differ from scalar\n",
+                                        noise_simd_name((noise_simd)p), tn_bases[b].name, oct, seed, n,
+                                        want ? " with gradients" : "");
+                            }
+                        }
+        printf("# batch paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
+    }
+    noise_simd_set(best);
+    printf("# %d batch configurations compared\n", configs);
+    CHECKF(bad == 0, "%d of %d batch configurations differ between paths", bad, configs);
+}
+
 /* A prepared field gives the conveniences' numbers bit for bit, for every
  * kind (improved with seeds other than 0 too), warp and dims 3. */
 static void test_field_api(void)
@@ -721,6 +787,7 @@ int main(void)
     RUN(test_tables);
     RUN(test_simd_api);
     RUN(test_paths_agree);
+    RUN(test_batch_paths_agree);
     RUN(test_field_api);
     RUN(test_field_shared_by_threads);
     /* the behaviour suite on every path the CPU has */
