@@ -1352,17 +1352,17 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
     return 1;
 }
 
-/* Where the row samples x (noise space) of a chain's row fall, yk the
- * row's y times NK_SIMPLEX_K2 (the lattice's own product, once per row):
+/* Where the row samples fall in a chain's row: xk their noise-space x and
+ * yk the row's y times NK_SIMPLEX_K2 (the lattice's own products, once
+ * per column and once per row):
  * nk_tri2_lattice's fractions fx, fy, and the chain's cells. The vector's
  * first lane is in chain cell kc (its key i + j - base), every lane in kc
  * or kc + 1 (dk 0 or 1), checked against the chain's i and j of that cell
  * (lanes past a corner the chain guessed the other way round, rows that
  * run backwards). Returns kc, or -1 if a lane is not in the chain. */
-NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd x, vd yk, vd *fx, vd *fy, vd *dk)
+NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd xk, vd yk, vd *fx, vd *fy, vd *dk)
 {
-    /* nk_tri2_lattice */
-    vd xk = vd_mul(x, vd_set1(NK_SIMPLEX_K2));
+    /* nk_tri2_lattice, from x and y times NK_SIMPLEX_K2 */
     vd skew = vd_mul(vd_add(xk, yk), vd_set1(NK_SIMPLEX_F2));
     vd sx = vd_add(xk, skew), sy = vd_add(yk, skew);
     vd fli = vd_floor(sx), flj = vd_floor(sy);
@@ -1402,51 +1402,84 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
     return nv_tri2_sum3(mode, want_grad, 1, &c, xgy, fx, fy, g0, g1);
 }
 
-/* Rows of the triangle lattice, a chunk at a time: its chain of cells
- * (above) set up first; then every sample vector located in it (a pass
- * of short independent steps, which the CPU overlaps); then each vector
- * takes its lanes' corners from the chain into the kernel's own
- * expressions. A chunk whose cells are smaller than about 4 samples, or
- * outside the int32 lattice, and vectors the chain does not cover take
- * the whole kernel per lane. Output as nv_emit's to_float 0 (doubles) or
- * 1 (a one-octave fbm row in floats). */
-NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
-                       double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+/* A chunk of m samples of a row of the triangle lattice (noise-space x
+ * xq[0 .. m - 1], and times NK_SIMPLEX_K2 xk, with NV_W - 1 readable
+ * entries past m; y the row's plane y) output at index c0 of the row:
+ * the chunk's chain of cells (above) set up first; then every sample
+ * vector located in it (a pass of short independent steps, which the CPU
+ * overlaps); then each vector takes its lanes' corners from the chain into
+ * the kernel's own expressions. A chunk whose cells are smaller than
+ * about 4 samples, or outside the int32 lattice, and vectors the chain
+ * does not cover take the whole kernel per lane. Output as nv_emit_o's
+ * to_float: 0 (doubles), 1 (a one-octave fbm row in floats) or 2 (added
+ * into fbm sums). */
+NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *L, int k, const nv_out *o, int m,
+                         const double *xq, const double *xk, int c0, double y, double *v, ne_grad g, float *fv,
+                         float *fg)
 {
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
-    double f = L->freq[k], qy = y * f;
-    vd vf = vd_set1(f), vqy = vd_set1(qy), yk = vd_set1(qy * NK_SIMPLEX_K2);
+    uint32_t seed = L->seed[k];
+    double qy = y * L->freq[k];
+    vd yk = vd_set1(qy * NK_SIMPLEX_K2);
     nv_tri2_chain ch;
     double pfx[NV_ROW_CHUNK], pfy[NV_ROW_CHUNK], pdk[NV_ROW_CHUNK];
     int pkc[NV_ROW_CHUNK / NV_W];
+    double xa = xq[0], xb = xq[m - 1];
+    if (xb < xa) { /* a row that runs backwards: its chain, from the other end */
+        xa = xq[m - 1];
+        xb = xq[0];
+    }
+    int share = nv_tri2_chain_at(mode, nl_seed(seed), xa, xb, qy, &ch);
+    if (share)
+        for (int i = 0; i < m; i += NV_W) {
+            vd fx, fy, dk;
+            pkc[i / NV_W] = nv_tri2_locate(&ch, vd_loadu(xk + i), yk, &fx, &fy, &dk);
+            vd_storeu(pfx + i, fx);
+            vd_storeu(pfy + i, fy);
+            vd_storeu(pdk + i, dk);
+        }
+    for (int i = 0; i < m; i += NV_W) {
+        int w = m - i < NV_W ? m - i : NV_W;
+        vd val, g0 = vd_zero(), g1 = vd_zero();
+        if (share && pkc[i / NV_W] >= 0)
+            val = nv_tri2_chain_blend(mode, want_grad, &ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
+                                      vd_loadu(pfy + i), &g0, &g1);
+        else
+            nv_eval2(NV_TRI2, mode, want_grad, seed, vd_loadu(xq + i), vd_set1(qy), &val, &g0, &g1);
+        nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+    }
+}
+
+/* A chunk's noise-space x (nv_row_x times f) and those times
+ * NK_SIMPLEX_K2, for nv_tri2_chunk */
+NV_FN void nv_tri2_cols(const double *xs, double x0, double step, double f, int c0, int m, int n, double *xq,
+                        double *xk)
+{
+    for (int i = 0; i < m; i += NV_W) {
+        vd x = vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vd_set1(f));
+        vd_storeu(xq + i, x);
+        vd_storeu(xk + i, vd_mul(x, vd_set1(NK_SIMPLEX_K2)));
+    }
+}
+
+/* Rows of the triangle lattice (nv_tri2_chunk on each chunk): the row at
+ * y0 of the samples xs (to_float 0 or 2), or `rows` rows of a grid
+ * (to_float 1: sample i of row r at x0 + i * step, y0 + r * step; row r
+ * at fv + r * n, fg + 2 * r * n), whose x is computed once for all its
+ * rows. */
+NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, int rows,
+                        const double *xs, double x0, double step, double y0, double *v, ne_grad g, float *fv,
+                        float *fg)
+{
+    nv_out o = nv_out_of(want_grad, to_float, L, k);
+    double xq[NV_ROW_CHUNK + NV_W], xk[NV_ROW_CHUNK + NV_W];
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
-        double xa = (xs ? xs[c0] : x0 + (double)c0 * step) * f;
-        double xb = (xs ? xs[c0 + m - 1] : x0 + (double)(c0 + m - 1) * step) * f;
-        if (xb < xa) { /* a row that runs backwards: its chain, from the other end */
-            double t = xa;
-            xa = xb;
-            xb = t;
-        }
-        int share = nv_tri2_chain_at(mode, s, xa, xb, qy, &ch);
-        if (share)
-            for (int i = 0; i < m; i += NV_W) {
-                vd fx, fy, dk;
-                pkc[i / NV_W] = nv_tri2_locate(&ch, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), yk, &fx, &fy, &dk);
-                vd_storeu(pfx + i, fx);
-                vd_storeu(pfy + i, fy);
-                vd_storeu(pdk + i, dk);
-            }
-        for (int i = 0; i < m; i += NV_W) {
-            int w = m - i < NV_W ? m - i : NV_W;
-            vd val, g0 = vd_zero(), g1 = vd_zero();
-            if (share && pkc[i / NV_W] >= 0)
-                val = nv_tri2_chain_blend(mode, want_grad, &ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
-                                          vd_loadu(pfy + i), &g0, &g1);
-            else
-                nv_eval2(NV_TRI2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val, &g0,
-                         &g1);
-            nv_emit(want_grad, to_float, L, k, c0 + i, w, val, g0, g1, v, g, fv, fg);
+        nv_tri2_cols(xs, x0, step, L->freq[k], c0, m, n, xq, xk);
+        for (int r = 0; r < rows; r++) {
+            size_t at = (size_t)r * (size_t)n;
+            /* the grid's rows at ne_grid's y0 + r * step; a row of samples at its y */
+            nv_tri2_chunk(mode, want_grad, to_float, L, k, &o, m, xq, xk, c0, to_float == 1 ? y0 + (double)r * step : y0,
+                          v, g, fv ? fv + at : NULL, fg ? fg + 2 * at : NULL);
         }
     }
 }
@@ -1784,13 +1817,13 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
+        nv_tri2_rows(MODE, 0, 0, L, k, n, 1, xs, 0, 0, y, v, g, NULL, NULL);                              \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                  \
+        nv_tri2_rows(MODE, 1, 0, L, k, n, 1, xs, 0, 0, y, v, g, NULL, NULL);                              \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
@@ -1804,17 +1837,21 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
         (void)t;                                                                                          \
         nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
     }                                                                                                     \
+    static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
+                                     double *acc_v, ne_grad acc_g)                                        \
+    {                                                                                                     \
+        if (acc_g)                                                                                        \
+            nv_tri2_rows(MODE, 1, 2, L, k, n, 1, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                  \
+        else                                                                                              \
+            nv_tri2_rows(MODE, 0, 2, L, k, n, 1, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                   \
+    }                                                                                                     \
     static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step,     \
                                           double y0, float *fv, float *fg)                                \
     {                                                                                                     \
-        for (int r = 0; r < rows; r++) {                                                                  \
-            double y = y0 + (double)r * step;                                                             \
-            size_t at = (size_t)r * (size_t)n;                                                            \
-            if (fg)                                                                                       \
-                nv_tri2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, fg + 2 * at);    \
-            else                                                                                          \
-                nv_tri2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, NULL);           \
-        }                                                                                                 \
+        if (fg)                                                                                           \
+            nv_tri2_rows(MODE, 1, 1, L, 0, n, rows, NULL, x0, step, y0, NULL, NULL, fv, fg);              \
+        else                                                                                              \
+            nv_tri2_rows(MODE, 0, 1, L, 0, n, rows, NULL, x0, step, y0, NULL, NULL, fv, NULL);            \
     }
 
 #define NV_3D_LOOPS(name, LAT, MODE)                                                                          \
@@ -1875,7 +1912,7 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 #include "noise_cellular_vec.h"
 
 #define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, name##_floatrow, name##_fbm }
+#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 /* improved noise's 2D slice: the 3D loops and fbm at points */
 #define NV_IMP2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL, name##_fbm }
