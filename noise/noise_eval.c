@@ -393,16 +393,22 @@ NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
         else                                                                                            \
             ne_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                      \
     }                                                                                                   \
+    /* one row, a function of its own (inlined into the rows loop, the   \
+     * gradient row measured 5 % more instructions) */                                                 \
+    static __attribute__((noinline)) void name##_floatrow1(const ne_layer *L, int n, double x0,         \
+                                                           double step, double y, float *fv, float *fg) \
+    {                                                                                                   \
+        if (fg)                                                                                         \
+            ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, fg);                     \
+        else                                                                                            \
+            ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                   \
+    }                                                                                                   \
     static void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,  \
                                 float *fv, float *fg)                                                   \
     {                                                                                                   \
         for (int r = 0; r < rows; r++) {                                                                \
-            double y = y0 + (double)r * step;                                                           \
             size_t at = (size_t)r * (size_t)n;                                                          \
-            if (fg)                                                                                     \
-                ne_sq2_row(MODE, 1, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, fg + 2 * at);   \
-            else                                                                                        \
-                ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv + at, NULL);          \
+            name##_floatrow1(L, n, x0, step, y0 + (double)r * step, fv + at, fg ? fg + 2 * at : NULL);  \
         }                                                                                               \
     }
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
