@@ -153,7 +153,8 @@ test('the daemon runs our libmicrohttpd build: named at start-up with every patc
   const line = d.stdout().split('\n').find((l) => l.startsWith('noisetile: HTTP by '));
   assert.equal(line, `noisetile: HTTP by libmicrohttpd 0.9.75 (Debian 0.9.75-6 source, Debian's patches and ${patches.join(', ')}; static)`);
   // no shared libmicrohttpd (Debian's libmicrohttpd12) in the process
-  const libs = execFileSync('ldd', [BIN], { encoding: 'utf8' });
+  // (under make valgrind BIN is tests/valgrind-daemon.sh; the daemon it runs is NOISETILE_VG_DAEMON)
+  const libs = execFileSync('ldd', [process.env.NOISETILE_VG_DAEMON || BIN], { encoding: 'utf8' });
   assert.match(libs, /libc\.so/);
   assert.doesNotMatch(libs, /microhttpd/);
 });
