@@ -42,6 +42,11 @@ REL_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/rel/%.o)
 SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
+# the noise core as an installed library (below, "make install")
+LIB_MAJOR   := 2
+LIB_VERSION := 2.0.0
+PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
+LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
 .PHONY: all help run test test-build deps deps-test deps-bench bench clean www image-test fresh-test fuzz fuzz-build valgrind
 .DEFAULT_GOAL := all
@@ -163,6 +168,17 @@ $(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $
 $(BUILD)/asan/bin/test_noise_classic: $(BUILD)/asan/tests/wikipedia_perlin.o
 $(BUILD)/asan/tests/wikipedia_perlin.o: SAN += -fno-sanitize=signed-integer-overflow
 $(BUILD)/asan/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+
+# The vector paths (noise_avx2.c, noise_avx512.c) are a few very large
+# functions (every kernel inlined into its row and batch loops). Under
+# ASan, gcc's inline checks and full variable tracking made each of them
+# an 11-minute compile, most of make test's time. Here the checks are calls
+# (asan-instrumentation-with-call-threshold=0: the same checks, smaller
+# code) and the debug information is line tables (-g1: reports keep file
+# and line), which took noise_avx2.o from 670 to 284 s of CPU on the same
+# machine (README, "Tests").
+SAN_VEC_OBJS := $(BUILD)/asan/noise/noise_avx2.o $(BUILD)/asan/noise/noise_avx512.o
+$(SAN_VEC_OBJS): SAN := $(filter-out -g,$(SAN)) -g1 --param asan-instrumentation-with-call-threshold=0
 
 # The cache and the render pool are also tested under ThreadSanitizer
 # (each test links only its module).
@@ -306,13 +322,17 @@ test: deps-test
 	@$(MAKE) --no-print-directory -j$(NPROC) test-build
 	$(Q)BUILD=$(BUILD) tests/run.sh
 
-# noise/ stands alone: every noise/*.c with -Inoise only, linked with -lm only.
-$(BUILD)/noise_standalone: tests/noise_standalone.c $(NOISE_SRC) $(wildcard noise/*.h)
+# noise/ stands alone: every noise/*.c compiled with -Inoise only (the
+# library's objects, below), linked with -lm only.
+$(BUILD)/noise_standalone: tests/noise_standalone.c $(PIC_NOISE)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(NOISE_SRC) -lm
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(PIC_NOISE) -lm
 	$(Q)$@ >/dev/null || { $@; rm -f $@; exit 1; }
 
-test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS)
+# The installed library is built here too, so that tests/test_install.sh
+# (which runs `make install`, one job) only copies files and the compile
+# shares the -j of this build.
+test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS) $(LIB_FILES)
 	@:
 
 
@@ -389,10 +409,8 @@ test-avx512-emu:
 PREFIX      ?= /usr/local
 LIBDIR      ?= $(PREFIX)/lib
 INCLUDEDIR  ?= $(PREFIX)/include
-LIB_MAJOR   := 2
-LIB_VERSION := 2.0.0
-PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
-LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
+# (LIB_MAJOR, LIB_VERSION, PIC_NOISE and LIB_FILES are set at the top:
+# test-build needs them.)
 
 $(BUILD)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -429,7 +447,7 @@ install: lib
 	$(Q)ln -sf libnoisetile.so.$(LIB_MAJOR) $(DESTDIR)$(LIBDIR)/libnoisetile.so
 	$(Q)printf '%s\n' $(PC_LINES) > $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
 	@# a real install (no DESTDIR), as root: refresh the loader's cache, so
-	@# programs find libnoisetile.so.1 in a system directory like /usr/local/lib
+	@# programs find libnoisetile.so.$(LIB_MAJOR) in a system directory like /usr/local/lib
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
