@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { startDaemon } from '../http/daemon.mjs';
+import { clippedChoices } from './panel-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
@@ -187,6 +188,9 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   await checkStats(['perlin', 'value']);
   const heads = await page.$$eval('#stats-table thead th', (t) => t.map((e) => e.textContent));
   assert.deepEqual(heads.slice(1), ['perlin', 'value']);
+  // the second map's kind choice: every kind readable whole
+  assert.equal(await page.isVisible('label[for="cmp-kind-classic"]'), true);
+  assert.deepEqual(await clippedChoices(page, '#tools'), []);
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png') });
 
   // The plane point under each map's centre, from where each map's tiles
