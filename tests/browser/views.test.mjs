@@ -96,8 +96,14 @@ async function waitTiles(sel, needle) {
 }
 
 test('the 3D view draws the window as a lit mesh from the grid endpoint and follows a change of field', { timeout: 180000 }, async () => {
+  // first another map without it, then a link to the 3D view: the page
+  // follows the new hash (field, view and 3d=1 at once) while three.js
+  // still loads, and must not build a mesh before it has
+  await page.goto(`${base}/#z=2&x=4&y=4&kind=simplex&seed=1`);
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.tiles === 'loaded', null, { timeout: 60000 });
   await page.goto(`${base}/#z=3&x=-1.5&y=2&kind=perlin&seed=7&octaves=5&palette=terrain&3d=1`);
   await page.waitForFunction(() => document.getElementById('view3d').dataset.state === 'ready', null, { timeout: 90000 });
+  assert.deepEqual(problems, []);
   const first = await page.evaluate(() => ({ ...document.getElementById('view3d').dataset }));
   // heights from the grid endpoint, over the map's window (the mesh's 256
   // samples along the longer side span the same plane extent)
