@@ -82,6 +82,7 @@ function defaultB() {
 
 whenReady(() => {
   const seg = $('cmp-kind');
+  seg.className = nt().segClass(nt().api().kinds.length);
   nt().api().kinds.forEach((k) => {
     const id = 'cmp-kind-' + k.name;
     const inp = Object.assign(document.createElement('input'), { type: 'radio', name: 'cmp-kind', id, value: k.name });

@@ -69,9 +69,11 @@ function textureRender() {
 }
 
 /* Fetches heights and colours for the map's window and field, then
- * replaces the mesh (the camera stays). */
+ * replaces the mesh (the camera stays). Not before three.js has loaded and
+ * the scene exists: a change of field or view while it loads (a link that
+ * opens the 3D view on another field) waits for setOpen's own rebuild. */
 async function rebuild() {
-  if (!open) return;
+  if (!open || !renderer) return;
   const map = nt().map();
   const win = visibleWindow(map, 1, MESH_SIDE);
   const url = gridUrl('npy', win);

@@ -108,7 +108,7 @@
 
   /* ---- the control panel, built from the API ---- */
   var GROUPS = [
-    { title: 'Field', names: ['kind', 'seed', 'lattice', 'fade', 'gradients', 'falloff'] },
+    { title: 'Field', names: ['kind', 'seed', 'lattice', 'fade', 'gradients', 'falloff', 'distance', 'return', 'jitter'] },
     { title: 'Render', names: ['palette', 'shade', 'zero', 'grid'] },
     { title: 'Domain', names: ['frequency', 'period', 'warp', 't'] },
     { title: 'Fractal', names: ['octaves', 'fractal', 'lacunarity', 'gain'] }
@@ -125,7 +125,7 @@
   }
 
   function segmented(id, name, choices, onPick) {
-    var wrap = el('div', { className: 'seg', role: 'radiogroup', id: id, 'aria-labelledby': id + '-label' });
+    var wrap = el('div', { className: segClass(choices.length), role: 'radiogroup', id: id, 'aria-labelledby': id + '-label' });
     choices.forEach(function (c) {
       var rid = id + '-' + c;
       var inp = el('input', { type: 'radio', name: name, id: rid, value: c });
@@ -139,10 +139,17 @@
     };
   }
 
+  /* More than four choices do not fit the panel's width in one row: rows of
+   * three (compare.js's kind choice too). */
+  function segClass(n) { return n > 4 ? 'seg rows' : 'seg'; }
+
   function errorLine(id) { return el('p', { className: 'err', id: id + '-err', role: 'alert' }); }
 
   /* A number or integer parameter: text box, slider for short ranges,
-   * halve/double buttons for long ones, an on/off switch when optional. */
+   * halve/double buttons for long ones, an on/off switch when it may be
+   * absent (optional, no default: period, t). A parameter with a default
+   * always has a value (the default when the URL omits it), so a switch
+   * would have no off to show. */
   function numberControl(p, store, id) {
     var row = el('div', { className: 'row', 'data-param': p.name });
     var label = el('label', { 'for': id, text: p.name, title: p.description });
@@ -156,7 +163,7 @@
     var head = el('div', { className: 'row-head', title: p.description }, [label, el('span', { className: 'range', 'aria-hidden': 'true', text: rangeChip(p) })]);
     var line = el('div', { className: 'ctl' });
     var slider = null, enable = null, play = null, halve = null, dbl = null;
-    if (p.optional) {
+    if (p.optional && p.def === undefined) {
       enable = el('input', { type: 'checkbox', id: id + '-on', className: 'switch', 'aria-label': 'use ' + p.name });
       head.insertBefore(enable, label);
       label.setAttribute('for', id + '-on');
@@ -379,6 +386,10 @@
         var on = appliesTo(c.param, state.kind);
         c.row.hidden = !on;
       }
+    });
+    /* a group none of whose controls apply to this kind: no heading either */
+    $('controls').querySelectorAll('fieldset.group').forEach(function (fs) {
+      fs.hidden = ![].some.call(fs.children, function (c) { return c.tagName !== 'LEGEND' && !c.hidden; });
     });
   }
 
@@ -803,6 +814,7 @@
     map: function () { return map; }, api: function () { return api; },
     fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,
     addHashPart: function (f) { hashParts.push(f); },
+    segClass: segClass,
     /* the hash as the page opened, before start() rewrote it */
     initialHash: location.hash
   };

@@ -6,22 +6,31 @@
 # SIGTERM, which the HTTP harness reports). Prints how long each part took.
 # The browser test is left out (chromium against a daemon under valgrind is
 # slow and adds nothing the HTTP suite does not cover).
-# VG_PARTS="unit http" (the default) picks the parts to run.
+# VG_PARTS="unit http" (the default) picks the parts to run; a part not
+# picked says so, and a word that names no part is refused (a typo would
+# otherwise run nothing and pass).
 set -u
 VG_PARTS=${VG_PARTS:-unit http}
 BUILD=${BUILD:-build}
 cd "$(dirname "$0")/.."
+for part in $VG_PARTS; do
+  case $part in unit|http) ;; *) echo "valgrind.sh: VG_PARTS: no part '$part' (the parts: unit http)" >&2; exit 2 ;; esac
+done
+want() { [[ " $VG_PARTS " == *" $1 "* ]]; }
+want unit || want http || { echo "valgrind.sh: VG_PARTS names no part (the parts: unit http)" >&2; exit 2; }
 log_dir=$BUILD/vg/logs
 mkdir -p "$log_dir"
 VG=(valgrind --tool=memcheck --leak-check=full --errors-for-leak-kinds=definite,indirect
     --error-exitcode=1 --track-fds=no --num-callers=30)
 export NOISETILE_VALGRIND_OPTS="${VG[*]:1}"
 failed=0
+ran=0
 t0=$(date +%s)
 
 for bin in "$BUILD"/vg/bin/test_*; do
-  [ -x "$bin" ] && [[ " $VG_PARTS " == *" unit "* ]] || continue
+  [ -x "$bin" ] && want unit || continue
   name=$(basename "$bin")
+  ran=$((ran + 1))
   s=$(date +%s)
   "${VG[@]}" --log-file="$log_dir/$name.vg" "$bin" >"$log_dir/$name.log" 2>&1
   rc=$?
@@ -37,7 +46,14 @@ for bin in "$BUILD"/vg/bin/test_*; do
   fi
 done
 t1=$(date +%s)
-echo "unit tests under valgrind: $((t1 - t0)) s"
+if ! want unit; then
+  echo "unit tests: not run (VG_PARTS=$VG_PARTS)"
+elif [ "$ran" -eq 0 ]; then
+  echo "FAILED no unit-test binary in $BUILD/vg/bin (make valgrind builds them)"
+  failed=$((failed + 1))
+else
+  echo "unit tests under valgrind: $ran binaries, $((t1 - t0)) s"
+fi
 
 # The HTTP suite: NOISETILE_BIN is a wrapper that runs the daemon under
 # valgrind; the harness's own timeouts are generous (30 s to start, 20 s a
@@ -55,19 +71,21 @@ export NOISETILE_BIN="$PWD/tests/valgrind-daemon.sh"
 export NOISETILE_VG_DAEMON="$PWD/$BUILD/vg/noisetile"
 out="$log_dir/http.tap"
 : >"$out"
-rc=0
-if [[ " $VG_PARTS " == *" http "* ]]; then
+if want http; then
   node --test --test-concurrency=1 --test-reporter=tap --test-timeout=1200000 \
     $http_tests >"$out" 2>&1
   rc=$?
-fi
-t2=$(date +%s)
-p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$out" | tail -1)
-f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$out" | tail -1)
-echo "HTTP suite, daemon under valgrind: ${p:-0} passed, ${f:-?} failed ($VG_HTTP_EXCLUDE left out), $((t2 - t1)) s"
-if [ "$rc" -ne 0 ]; then
-  grep -B2 -A30 -E '^\s*not ok' "$out" | head -150
-  failed=$((failed + 1))
+  t2=$(date +%s)
+  p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$out" | tail -1)
+  f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$out" | tail -1)
+  echo "HTTP suite, daemon under valgrind: ${p:-0} passed, ${f:-?} failed ($VG_HTTP_EXCLUDE left out), $((t2 - t1)) s"
+  if [ "$rc" -ne 0 ]; then
+    grep -B2 -A30 -E '^\s*not ok' "$out" | head -150
+    failed=$((failed + 1))
+  fi
+else
+  t2=$(date +%s)
+  echo "HTTP suite: not run (VG_PARTS=$VG_PARTS)"
 fi
 echo "valgrind total: $((t2 - t0)) s"
 [ "$failed" -eq 0 ]

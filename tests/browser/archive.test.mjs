@@ -85,6 +85,11 @@ async function shown(query) {
     const bytes = new Uint8Array(await (await fetch(img.src)).arrayBuffer());
     return { plane: img.dataset.plane, archive: img.dataset.archive, bytes: Array.from(bytes) };
   })));
+  // the view reaches beyond the export: those places show nothing (an
+  // image with no source would show a broken image's frame)
+  const blank = await page.$$eval('.archive-tiles img:not([src])', (imgs) => imgs.map((i) => getComputedStyle(i).visibility));
+  assert.ok(blank.length > 0, 'the view reaches beyond the export');
+  assert.deepEqual(blank.filter((v) => v !== 'hidden'), []);
   await page.close();
   return tiles;
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startDaemon } from '../http/daemon.mjs';
+import { clippedChoices, emptyGroups } from './panel-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
@@ -191,6 +192,16 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
+  // every choice readable whole (six kinds do not fit one row), no heading
+  // without a control under it
+  assert.deepEqual(await clippedChoices(page, '#panel'), []);
+  assert.deepEqual(await emptyGroups(page), []);
+  // an on/off switch only where the parameter may be absent (no default):
+  // one with a default always has a value, and its switch could not be off
+  const switches = await page.$$eval('#controls input.switch[id$="-on"]', (s) => s.map((e) => e.id).sort());
+  const absent = api.parameters.filter((p) => p.default === undefined && p.type !== 'enum').map((p) => `p-${p.name}-on`).sort();
+  assert.deepEqual(switches, absent);
+  assert.ok(absent.includes('p-period-on') && absent.includes('p-t-on'), absent.join());
 });
 
 test('a value outside the range /api/kinds gives is refused with its message', { timeout: 30000 }, async () => {
@@ -351,6 +362,7 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   for (const n of ['distance', 'return', 'jitter'])
     assert.equal(await page.isVisible(`[data-param=${n}]`), true, `${n} control for cellular`);
   assert.equal(await page.isVisible('[data-param=lattice]'), false, 'no lattice control for cellular');
+  assert.deepEqual(await emptyGroups(page), [], 'cellular: every heading has controls');
   const startCell = requests.length;
   await page.click('label[for="p-return-f2-f1"]');
   await page.waitForFunction(() => location.hash.includes('return=f2-f1'));
@@ -362,6 +374,7 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   assert.equal(await page.isVisible('[data-param=lattice]'), true, 'lattice control for perlin');
   for (const n of ['distance', 'return', 'jitter'])
     assert.equal(await page.isVisible(`[data-param=${n}]`), false, `no ${n} control for perlin`);
+  assert.deepEqual(await emptyGroups(page), [], 'perlin: no heading without controls (cellular\'s are hidden)');
   const start = requests.length;
   await page.click('#play');
   await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0, null, { timeout: 30000 });
@@ -488,6 +501,7 @@ test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 1
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-narrow.png') });
   await page.click('#panel-toggle');
   assert.equal(await page.isVisible('#p-frequency'), true);
+  assert.deepEqual(await clippedChoices(page, '#panel'), []);
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-narrow-panel.png') });
   await page.keyboard.press('Escape');
   await narrow.ctx.close();

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { startDaemon } from '../http/daemon.mjs';
+import { clippedChoices } from './panel-checks.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
@@ -95,8 +96,14 @@ async function waitTiles(sel, needle) {
 }
 
 test('the 3D view draws the window as a lit mesh from the grid endpoint and follows a change of field', { timeout: 180000 }, async () => {
+  // first another map without it, then a link to the 3D view: the page
+  // follows the new hash (field, view and 3d=1 at once) while three.js
+  // still loads, and must not build a mesh before it has
+  await page.goto(`${base}/#z=2&x=4&y=4&kind=simplex&seed=1`);
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && document.body.dataset.tiles === 'loaded', null, { timeout: 60000 });
   await page.goto(`${base}/#z=3&x=-1.5&y=2&kind=perlin&seed=7&octaves=5&palette=terrain&3d=1`);
   await page.waitForFunction(() => document.getElementById('view3d').dataset.state === 'ready', null, { timeout: 90000 });
+  assert.deepEqual(problems, []);
   const first = await page.evaluate(() => ({ ...document.getElementById('view3d').dataset }));
   // heights from the grid endpoint, over the map's window (the mesh's 256
   // samples along the longer side span the same plane extent)
@@ -187,6 +194,9 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   await checkStats(['perlin', 'value']);
   const heads = await page.$$eval('#stats-table thead th', (t) => t.map((e) => e.textContent));
   assert.deepEqual(heads.slice(1), ['perlin', 'value']);
+  // the second map's kind choice: every kind readable whole
+  assert.equal(await page.isVisible('label[for="cmp-kind-classic"]'), true);
+  assert.deepEqual(await clippedChoices(page, '#tools'), []);
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png') });
 
   // The plane point under each map's centre, from where each map's tiles
