@@ -1555,11 +1555,16 @@ NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, double 
     cc->cached = 1;
 }
 
-/* A chunk's cell coefficients (nv_cell2's, one array each) */
+/* A chunk's cell coefficients (nv_cell2's, one array each). Cell c's
+ * right-hand numbers are column c + 1's left-hand ones: nk_*2_cell's r, s,
+ * ry and sy of cell c are the same operations on the same inputs (the
+ * corners (c + 1, j), (c + 1, j + 1)) as p, q, py and qy of cell c + 1, so
+ * p, q, py and qy are computed once per column, and r, s read at c + 1
+ * (cf.p + 1, cf.q + 1). */
+#define NV_COEF_N (NV_ROW_CELLS + 2 * NV_W)
 typedef struct {
-    double p[NV_ROW_CELLS + NV_W], q[NV_ROW_CELLS + NV_W], r[NV_ROW_CELLS + NV_W], s[NV_ROW_CELLS + NV_W],
-        rp[NV_ROW_CELLS + NV_W], py[NV_ROW_CELLS + NV_W], qy[NV_ROW_CELLS + NV_W], ryp[NV_ROW_CELLS + NV_W],
-        b[NV_ROW_CELLS + NV_W];
+    double p[NV_COEF_N], q[NV_COEF_N], rp[NV_COEF_N], py[NV_COEF_N], qy[NV_COEF_N], ryp[NV_COEF_N],
+        b[NV_COEF_N];
 } nv_sq2_coef;
 
 /* cell c's coefficients on every lane */
@@ -1569,8 +1574,8 @@ NV_FN void nv_sq2_one(int mode, int want_grad, const nv_sq2_coef *cf, int c, nv_
     cell->rp = vd_set1(cf->rp[c]);
     if (mode == NK_MODE_PERLIN) {
         cell->q = vd_set1(cf->q[c]);
-        cell->r = vd_set1(cf->r[c]);
-        cell->s = vd_set1(cf->s[c]);
+        cell->r = vd_set1((cf->p + 1)[c]);
+        cell->s = vd_set1((cf->q + 1)[c]);
     }
     if (want_grad) {
         cell->py = vd_set1(cf->py[c]);
@@ -1578,6 +1583,39 @@ NV_FN void nv_sq2_one(int mode, int want_grad, const nv_sq2_coef *cf, int c, nv_
         if (mode == NK_MODE_PERLIN) {
             cell->qy = vd_set1(cf->qy[c]);
             cell->b = vd_set1(cf->b[c]);
+        }
+    }
+}
+
+/* nk_*2_cell's left-hand numbers of columns 0 .. n - 1 (rounded up to
+ * NV_W) from their corner hashes ca (column, j) and cb (column, j + 1):
+ * value noise: p = a + (b - a) sy and py = (b - a) dsy; perlin: p = ga0 ry
+ * + gb0 sy, q = ga1 ty ry + gb1 ty1 sy, py = (gb0 - ga0) dsy, qy = (ga1 ry
+ * + gb1 sy) + (gb1 ty1 - ga1 ty) dsy (ry = 1 - sy, ty1 = ty - 1), as
+ * nv_sq2_cell_of writes them. */
+NV_FN void nv_sq2_columns(int mode, int want_grad, const uint32_t *ca, const uint32_t *cb, int n, double ty,
+                          double sy, double dsy, nv_sq2_coef *cf)
+{
+    vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
+    vd ty1 = vd_sub(vty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), vsy);
+    for (int c = 0; c < n; c += NV_W) {
+        vi ha = vi_loadu(ca + c), hb = vi_loadu(cb + c);
+        if (mode == NK_MODE_VALUE) {
+            vd a = nv_value_of(ha), ba = vd_sub(nv_value_of(hb), a);
+            vd_storeu(cf->p + c, vd_add(a, vd_mul(ba, vsy)));
+            if (want_grad)
+                vd_storeu(cf->py + c, vd_mul(ba, vdsy));
+            continue;
+        }
+        vd ga0, ga1, gb0, gb1;
+        nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
+        nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
+        vd_storeu(cf->p + c, vd_add(vd_mul(ga0, ry), vd_mul(gb0, vsy)));
+        vd_storeu(cf->q + c, vd_add(vd_mul(vd_mul(ga1, vty), ry), vd_mul(vd_mul(gb1, ty1), vsy)));
+        if (want_grad) {
+            vd_storeu(cf->py + c, vd_mul(vd_sub(gb0, ga0), vdsy));
+            vd_storeu(cf->qy + c, vd_add(vd_add(vd_mul(ga1, ry), vd_mul(gb1, vsy)),
+                                         vd_mul(vd_sub(vd_mul(gb1, ty1), vd_mul(ga1, vty)), vdsy)));
         }
     }
 }
@@ -1620,27 +1658,22 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
         vi_storeu(ca + c, vi2_lo(hh));
         vi_storeu(cb + c, vi2_hi(hh));
     }
-    /* the cells' coefficients */
+    /* the cells' coefficients: first each column's left-hand numbers
+     * (columns 0 .. n_cells, in whole vectors), then each cell's
+     * differences of its two columns (cells 0 .. n_cells - 1, in whole
+     * vectors: the last one's spare lanes may read one column past those
+     * computed, set to 0 here; they are never used) */
     nv_sq2_coef cf;
-    vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
+    int cend = (n_cells + NV_W) / NV_W * NV_W;
+    nv_sq2_columns(mode, want_grad, ca, cb, cend, ty, sy, dsy, &cf);
+    cf.p[cend] = cf.py[cend] = cf.qy[cend] = 0.0;
     for (int c = 0; c < n_cells; c += NV_W) {
-        nv_cell2 cell;
-        nv_sq2_cell(mode, want_grad, vi_loadu(ca + c), vi_loadu(cb + c), vi_loadu(ca + c + 1), vi_loadu(cb + c + 1),
-                    vty, vsy, vdsy, &cell);
-        vd_storeu(cf.p + c, cell.p);
-        vd_storeu(cf.rp + c, cell.rp);
-        if (mode == NK_MODE_PERLIN) {
-            vd_storeu(cf.q + c, cell.q);
-            vd_storeu(cf.r + c, cell.r);
-            vd_storeu(cf.s + c, cell.s);
-        }
+        vd_storeu(cf.rp + c, vd_sub(vd_loadu(cf.p + c + 1), vd_loadu(cf.p + c)));
         if (want_grad) {
-            vd_storeu(cf.py + c, cell.py);
-            vd_storeu(cf.ryp + c, cell.ryp);
-            if (mode == NK_MODE_PERLIN) {
-                vd_storeu(cf.qy + c, cell.qy);
-                vd_storeu(cf.b + c, cell.b);
-            }
+            vd ry = vd_loadu(cf.py + c + 1);
+            vd_storeu(cf.ryp + c, vd_sub(ry, vd_loadu(cf.py + c)));
+            if (mode == NK_MODE_PERLIN)
+                vd_storeu(cf.b + c, vd_sub(vd_sub(vd_loadu(cf.qy + c + 1), ry), vd_loadu(cf.qy + c)));
         }
     }
     vd vlo = vd_set1(lo);
@@ -1680,8 +1713,8 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
             cell.rp = NV_PICK(rp);
             if (mode == NK_MODE_PERLIN) {
                 cell.q = NV_PICK(q);
-                cell.r = NV_PICK(r);
-                cell.s = NV_PICK(s);
+                cell.r = vd_blend(m2, vd_set1((cf.p + 1)[c + 1]), vd_set1((cf.p + 1)[c]));
+                cell.s = vd_blend(m2, vd_set1((cf.q + 1)[c + 1]), vd_set1((cf.q + 1)[c]));
             }
             if (want_grad) {
                 cell.py = NV_PICK(py);
@@ -1692,13 +1725,30 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                 }
             }
 #undef NV_PICK
+        } else if (vi_all_eq(vi_xor(idx, vi_add(vi_set1(c), vi_iota())), 0)) {
+            /* a cell per lane, in order (cells of one sample): loads */
+            cell.p = vd_loadu(cf.p + c);
+            cell.rp = vd_loadu(cf.rp + c);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = vd_loadu(cf.q + c);
+                cell.r = vd_loadu(cf.p + 1 + c);
+                cell.s = vd_loadu(cf.q + 1 + c);
+            }
+            if (want_grad) {
+                cell.py = vd_loadu(cf.py + c);
+                cell.ryp = vd_loadu(cf.ryp + c);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = vd_loadu(cf.qy + c);
+                    cell.b = vd_loadu(cf.b + c);
+                }
+            }
         } else {
             cell.p = vd_gather(cf.p, idx);
             cell.rp = vd_gather(cf.rp, idx);
             if (mode == NK_MODE_PERLIN) {
                 cell.q = vd_gather(cf.q, idx);
-                cell.r = vd_gather(cf.r, idx);
-                cell.s = vd_gather(cf.s, idx);
+                cell.r = vd_gather(cf.p + 1, idx);
+                cell.s = vd_gather(cf.q + 1, idx);
             }
             if (want_grad) {
                 cell.py = vd_gather(cf.py, idx);
@@ -1764,8 +1814,17 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
             uint64_t j;
             int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
             size_t at = (size_t)r * (size_t)n;
-            nv_sq2_chunk(mode, want_grad, 1, L, 0, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, NULL, x0, step, NULL, NULL,
-                         fv + at, fg ? fg + 2 * at : NULL);
+            if (o.scale_g) {
+                nv_sq2_chunk(mode, want_grad, 1, L, 0, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, NULL, x0, step, NULL,
+                             NULL, fv + at, fg ? fg + 2 * at : NULL);
+            } else {
+                /* the same with the gradient scaling known absent (the
+                 * common case: no branch per vector) */
+                nv_out o1 = o;
+                o1.scale_g = 0;
+                nv_sq2_chunk(mode, want_grad, 1, L, 0, &o1, &cc, j_ok, j, qy, ty, sy, dsy, n, NULL, x0, step, NULL,
+                             NULL, fv + at, fg ? fg + 2 * at : NULL);
+            }
         }
     }
 }
