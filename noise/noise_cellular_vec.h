@@ -98,7 +98,8 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
                 w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, dz, w->d2[2]));
         }
     }
-    w->D1 = vd_blend(m1, D, w->D1);
+    /* D < D1 ? D : D1, as minpd gives it */
+    w->D1 = vd_min(D, w->D1);
     if (ret == NOISE_CELL) {
         w->cv1 = vd_blend(m1, cv, w->cv1);
     } else if (want_grad) {
@@ -212,17 +213,27 @@ NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd f
         }
         return;
     }
-    /* unrolled as above: the winners stay in registers */
+    /* unrolled as above: the winners stay in registers. The winners' x
+     * offsets are carried as fx - cx and made cx - fx at the end:
+     * -(fx - cx) + 0 is cx - fx exactly (rounding is symmetric; + 0 turns
+     * the -0 of fx == cx into cx - fx's +0), one subtraction a candidate
+     * fewer. */
 #pragma GCC unroll 9
     for (int r = 0; r < nzy; r++)
 #pragma GCC unroll 3
         for (int e = 0; e < 3; e++) {
-            vd cx = vd_set1(cc->cx[e][r][c - 1 + e]), dxs = vd_sub(fx, cx);
-            nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(cx, fx) : dxs,
-                    vd_set1(cc->yz[r][c - 1 + e]), vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
+            vd dxs = vd_sub(fx, vd_set1(cc->cx[e][r][c - 1 + e]));
+            nv_cand(dist, need2, want_grad, ret, d3, w, dxs, dxs, vd_set1(cc->yz[r][c - 1 + e]),
+                    vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
                     vd_set1(want_grad && d3 ? cc->dz[r][c - 1 + e] : 0.0),
                     vd_set1(ret == NOISE_CELL ? cc->cv[r][c - 1 + e] : 0.0));
         }
+    if (want_grad) {
+        vd zero = vd_zero();
+        w->d1[0] = vd_add(vd_xor_sign(w->d1[0]), zero);
+        if (need2)
+            w->d2[0] = vd_add(vd_xor_sign(w->d2[0]), zero);
+    }
 }
 
 #define NV_ONE_CASE(D, R)                                                                     \
@@ -284,7 +295,14 @@ NV_FN void nv_cell_finish(int dist, int ret, int want_grad, int dims, const nv_w
         *val = vd_sub(vd_mul(vd_sub(F2, F1), vscale), one);
     else
         *val = w->cv1;
-    if (want_grad && ret != NOISE_CELL) {
+    if (want_grad && ret == NOISE_F1 && dist == NOISE_EUCLIDEAN) {
+        /* (F > 0 ? -(d / F) : 0) * scale as F > 0 ? (d / F) * -scale : 0:
+         * -q * s and q * -s round alike, and 0 * scale is 0 */
+        vm pos = vd_gt(F1, zero);
+        vd nscale = vd_set1(-scale);
+        for (int a = 0; a < dims; a++)
+            gv[a] = vd_blend(pos, vd_mul(vd_div(w->d1[a], F1), nscale), zero);
+    } else if (want_grad && ret != NOISE_CELL) {
         vd g1[3] = { zero, zero, zero }, g2[3] = { zero, zero, zero };
         if (ret != NOISE_F2)
             nv_cell_grad_f(dist, dims, w->d1, F1, g1);
