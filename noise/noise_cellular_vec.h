@@ -385,16 +385,19 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_slow(nv_crow *R, const d
         gv[a] = vd_loadu(G[a]);
 }
 
-/* The emit of a row's vector: floats (one clamped octave), 2D or 3D
- * doubles; o: nv_out_of(want_grad, to_float, L, to_float ? 0 : k), once
- * per row. */
+/* The emit of a row's vector: floats (one clamped octave), the octave
+ * added into 2D fbm sums (to_float 2), 2D or 3D doubles; o:
+ * nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k), once per row. */
 NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const nv_out *o, int i, int m, vd val, const vd *gv,
                         double *v, ne_grad g, float *fv, float *fg)
 {
-    if (to_float) {
+    if (to_float == 1) {
         /* val < -1 ? -1 : val > 1 ? 1 : val */
         val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), val));
         nv_emit_o(want_grad, 1, o, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
+    } else if (to_float == 2) {
+        /* an fbm octave added into the sums (2D) */
+        nv_emit_o(want_grad, 2, o, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
     } else if (!d3) {
         nv_emit_o(want_grad, 0, o, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
     } else {
@@ -560,7 +563,7 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
     uint32_t seed = L->seed[k];
     double f = L->freq[k];
     vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
-    nv_out o = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
+    nv_out o = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
     for (int i = 0; i < n; i += NV_W) {
         int m = n - i < NV_W ? n - i : NV_W;
         vd q[3], val, gv[3];
@@ -647,7 +650,8 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
     NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
 
 /* One row of cellular noise, as nc_row (to_float 0: doubles, 1: a finished
- * one-octave fbm row in floats). The row is taken in chunks; a chunk whose
+ * one-octave fbm row in floats, 2 (2D): octave k added into fbm sums, as
+ * ne_layer_eval adds it). The row is taken in chunks; a chunk whose
  * cells are int32 indices and few enough has its columns hashed NV_W at a
  * time; a vector whose lanes share one cell (most, at several samples per
  * cell) takes its 3 x 3 (x 3) candidates from them by broadcasts, one
@@ -677,7 +681,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     R.myz2 = nv_cell_ring_yz(C, dims, 2, R.fyz);
     R.myz3 = nv_cell_ring_yz(C, dims, 3, R.fyz);
     R.cc = &ccs;
-    R.out = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
+    R.out = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
     /* the rows hashed on the shared path (2D: and j +- 2) */
     int rows_ok = d3 ? nv_cell_i32(R.j, 1) && nv_cell_i32(R.kk, 1) : nv_cell_i32(R.j, 2);
     vd vf = vd_set1(f), zero = vd_zero(), inf = vd_set1(INFINITY);
@@ -760,21 +764,22 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
 
-static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
-                                            float *fv, float *fg)
+NC_FLOAT_ROWS(nv_cellular2_floatrow, NV_TARGET, nv_cell_row)
+
+/* 2D fbm octaves added into the sums in the row loop, with gradients (the
+ * three sums); values alone keep the driver's sum (acc_values 0) */
+static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                                       ne_grad acc_g)
 {
-    for (int r = 0; r < rows; r++) {
-        double y = y0 + (double)r * step;
-        size_t at = (size_t)r * (size_t)n;
-        if (fg)
-            nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
-        else
-            nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
-    }
+    if (acc_g)
+        nv_cell_row(0, 1, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, acc_g, NULL, NULL);
+    else
+        nv_cell_row(0, 0, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, NULL, NULL, NULL);
 }
 
 #define NV_CELL_BASE2                                                                                     \
-    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, NULL, 0, nv_cellular2_floatrow }
+    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, nv_cellular2_acc, 0, \
+      nv_cellular2_floatrow }
 #define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL }
 
 #endif
