@@ -98,7 +98,8 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
                 w->d2[2] = vd_blend(m1, w->d1[2], vd_blend(m2, dz, w->d2[2]));
         }
     }
-    w->D1 = vd_blend(m1, D, w->D1);
+    /* D < D1 ? D : D1, as minpd gives it */
+    w->D1 = vd_min(D, w->D1);
     if (ret == NOISE_CELL) {
         w->cv1 = vd_blend(m1, cv, w->cv1);
     } else if (want_grad) {
@@ -212,17 +213,27 @@ NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd f
         }
         return;
     }
-    /* unrolled as above: the winners stay in registers */
+    /* unrolled as above: the winners stay in registers. The winners' x
+     * offsets are carried as fx - cx and made cx - fx at the end:
+     * -(fx - cx) + 0 is cx - fx exactly (rounding is symmetric; + 0 turns
+     * the -0 of fx == cx into cx - fx's +0), one subtraction a candidate
+     * fewer. */
 #pragma GCC unroll 9
     for (int r = 0; r < nzy; r++)
 #pragma GCC unroll 3
         for (int e = 0; e < 3; e++) {
-            vd cx = vd_set1(cc->cx[e][r][c - 1 + e]), dxs = vd_sub(fx, cx);
-            nv_cand(dist, need2, want_grad, ret, d3, w, dxs, want_grad ? vd_sub(cx, fx) : dxs,
-                    vd_set1(cc->yz[r][c - 1 + e]), vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
+            vd dxs = vd_sub(fx, vd_set1(cc->cx[e][r][c - 1 + e]));
+            nv_cand(dist, need2, want_grad, ret, d3, w, dxs, dxs, vd_set1(cc->yz[r][c - 1 + e]),
+                    vd_set1(want_grad ? cc->dy[r][c - 1 + e] : 0.0),
                     vd_set1(want_grad && d3 ? cc->dz[r][c - 1 + e] : 0.0),
                     vd_set1(ret == NOISE_CELL ? cc->cv[r][c - 1 + e] : 0.0));
         }
+    if (want_grad) {
+        vd zero = vd_zero();
+        w->d1[0] = vd_add(vd_xor_sign(w->d1[0]), zero);
+        if (need2)
+            w->d2[0] = vd_add(vd_xor_sign(w->d2[0]), zero);
+    }
 }
 
 #define NV_ONE_CASE(D, R)                                                                     \
@@ -284,7 +295,14 @@ NV_FN void nv_cell_finish(int dist, int ret, int want_grad, int dims, const nv_w
         *val = vd_sub(vd_mul(vd_sub(F2, F1), vscale), one);
     else
         *val = w->cv1;
-    if (want_grad && ret != NOISE_CELL) {
+    if (want_grad && ret == NOISE_F1 && dist == NOISE_EUCLIDEAN) {
+        /* (F > 0 ? -(d / F) : 0) * scale as F > 0 ? (d / F) * -scale : 0:
+         * -q * s and q * -s round alike, and 0 * scale is 0 */
+        vm pos = vd_gt(F1, zero);
+        vd nscale = vd_set1(-scale);
+        for (int a = 0; a < dims; a++)
+            gv[a] = vd_blend(pos, vd_mul(vd_div(w->d1[a], F1), nscale), zero);
+    } else if (want_grad && ret != NOISE_CELL) {
         vd g1[3] = { zero, zero, zero }, g2[3] = { zero, zero, zero };
         if (ret != NOISE_F2)
             nv_cell_grad_f(dist, dims, w->d1, F1, g1);
@@ -367,16 +385,19 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_slow(nv_crow *R, const d
         gv[a] = vd_loadu(G[a]);
 }
 
-/* The emit of a row's vector: floats (one clamped octave), 2D or 3D
- * doubles; o: nv_out_of(want_grad, to_float, L, to_float ? 0 : k), once
- * per row. */
+/* The emit of a row's vector: floats (one clamped octave), the octave
+ * added into 2D fbm sums (to_float 2), 2D or 3D doubles; o:
+ * nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k), once per row. */
 NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const nv_out *o, int i, int m, vd val, const vd *gv,
                         double *v, ne_grad g, float *fv, float *fg)
 {
-    if (to_float) {
+    if (to_float == 1) {
         /* val < -1 ? -1 : val > 1 ? 1 : val */
         val = vd_min(vd_set1(1.0), vd_max(vd_set1(-1.0), val));
         nv_emit_o(want_grad, 1, o, i, m, val, gv[0], gv[1], NULL, NULL, fv, fg);
+    } else if (to_float == 2) {
+        /* an fbm octave added into the sums (2D) */
+        nv_emit_o(want_grad, 2, o, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
     } else if (!d3) {
         nv_emit_o(want_grad, 0, o, i, m, val, gv[0], gv[1], v, g, NULL, NULL);
     } else {
@@ -542,7 +563,7 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
     uint32_t seed = L->seed[k];
     double f = L->freq[k];
     vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
-    nv_out o = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
+    nv_out o = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
     for (int i = 0; i < n; i += NV_W) {
         int m = n - i < NV_W ? n - i : NV_W;
         vd q[3], val, gv[3];
@@ -629,7 +650,8 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
     NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
 
 /* One row of cellular noise, as nc_row (to_float 0: doubles, 1: a finished
- * one-octave fbm row in floats). The row is taken in chunks; a chunk whose
+ * one-octave fbm row in floats, 2 (2D): octave k added into fbm sums, as
+ * ne_layer_eval adds it). The row is taken in chunks; a chunk whose
  * cells are int32 indices and few enough has its columns hashed NV_W at a
  * time; a vector whose lanes share one cell (most, at several samples per
  * cell) takes its 3 x 3 (x 3) candidates from them by broadcasts, one
@@ -659,7 +681,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     R.myz2 = nv_cell_ring_yz(C, dims, 2, R.fyz);
     R.myz3 = nv_cell_ring_yz(C, dims, 3, R.fyz);
     R.cc = &ccs;
-    R.out = nv_out_of(want_grad, to_float, L, to_float ? 0 : k);
+    R.out = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
     /* the rows hashed on the shared path (2D: and j +- 2) */
     int rows_ok = d3 ? nv_cell_i32(R.j, 1) && nv_cell_i32(R.kk, 1) : nv_cell_i32(R.j, 2);
     vd vf = vd_set1(f), zero = vd_zero(), inf = vd_set1(INFINITY);
@@ -742,21 +764,22 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
 
-static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
-                                            float *fv, float *fg)
+NC_FLOAT_ROWS(nv_cellular2_floatrow, NV_TARGET, nv_cell_row)
+
+/* 2D fbm octaves added into the sums in the row loop, with gradients (the
+ * three sums); values alone keep the driver's sum (acc_values 0) */
+static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const double *xs, double y, double *acc_v,
+                                       ne_grad acc_g)
 {
-    for (int r = 0; r < rows; r++) {
-        double y = y0 + (double)r * step;
-        size_t at = (size_t)r * (size_t)n;
-        if (fg)
-            nv_cell_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
-        else
-            nv_cell_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
-    }
+    if (acc_g)
+        nv_cell_row(0, 1, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, acc_g, NULL, NULL);
+    else
+        nv_cell_row(0, 0, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, NULL, NULL, NULL);
 }
 
 #define NV_CELL_BASE2                                                                                     \
-    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, NULL, 0, nv_cellular2_floatrow }
+    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, nv_cellular2_acc, 0, \
+      nv_cellular2_floatrow }
 #define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL }
 
 #endif

@@ -429,18 +429,7 @@ NE_SQ2_ROWS(perlin_sq2, NK_MODE_PERLIN)
     }
 NE_CELL_ROWS(cellular2, 0)
 NE_CELL_ROWS(cellular3, 1)
-static void cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv,
-                               float *fg)
-{
-    for (int r = 0; r < rows; r++) {
-        double y = y0 + (double)r * step;
-        size_t at = (size_t)r * (size_t)n;
-        if (fg)
-            nc_row(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);
-        else
-            nc_row(0, 0, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, NULL);
-    }
-}
+NC_FLOAT_ROWS(cellular2_floatrow, , nc_row)
 
 #define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 #define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
