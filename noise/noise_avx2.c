@@ -192,6 +192,21 @@ NV_FN void vd_table2(const double *t, const uint32_t *off, vd *a, vd *b)
     nv_table2_4(t, off + 4, &a->h, &b->h);
 }
 
+/* Half k (lanes 4k .. 4k + 3) of a vector, in both halves of a vd, and
+ * back: noise_vec.h runs a kernel that needs more registers than the
+ * machine has on one half at a time (its results' .h are never read, so
+ * the compiler drops every operation on them); vd_table2_half is
+ * vd_table2's half k likewise. */
+#define NV_HALVES 1
+NV_FN vd vd_half(vd x, int k) { return k ? (vd){ x.h, x.h } : (vd){ x.l, x.l }; }
+NV_FN vd vd_halves(vd a, vd b) { return (vd){ a.l, b.l }; }
+NV_FN void vd_table2_half(const double *t, const uint32_t *off, int k, vd *a, vd *b)
+{
+    nv_table2_4(t, off + 4 * k, &a->l, &b->l);
+    a->h = a->l;
+    b->h = b->l;
+}
+
 /* each lane rounded to float and back (the article's float variables) */
 NV_FN vd vd_round_f(vd v) { return (vd){ _mm256_cvtps_pd(_mm256_cvtpd_ps(v.l)), _mm256_cvtps_pd(_mm256_cvtpd_ps(v.h)) }; }
 

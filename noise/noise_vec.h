@@ -251,6 +251,26 @@ NV_FN vd nv_sq2_sample(int mode, int want_grad, const nv_cell2 *c, vd tx, vd *g0
     return nv_sq2_sample_x(mode, want_grad, c, tx, tx1, nv_fade(tx), want_grad ? nv_dfade(tx) : tx, g0, g1);
 }
 
+#if defined(NV_HALVES) && NV_TABLES
+/* nv_sq2's perlin cell and sample with gradients on half k of the lanes
+ * (the layer's vd_half): off holds the four corners' byte offsets into
+ * nl_perlin2_table. On both halves at once its ~30 live vectors took ~120
+ * stack spills and reloads per vector; on one half they nearly fit. Same
+ * operations on each lane as nv_sq2_cell + nv_sq2_sample. */
+NV_FN void nv_sq2_perlin_half(uint32_t off[4][NV_W], int k, vd tx, vd ty, vd *val, vd *g0, vd *g1)
+{
+    vd e[8];
+    vd_table2_half(&nl_perlin2_table[0][0], off[0], k, &e[0], &e[1]);
+    vd_table2_half(&nl_perlin2_table[0][0], off[1], k, &e[2], &e[3]);
+    vd_table2_half(&nl_perlin2_table[0][0], off[2], k, &e[4], &e[5]);
+    vd_table2_half(&nl_perlin2_table[0][0], off[3], k, &e[6], &e[7]);
+    vd hx = vd_half(tx, k), hy = vd_half(ty, k);
+    nv_cell2 c;
+    nv_sq2_cell_of(NK_MODE_PERLIN, 1, e, hy, nv_fade(hy), nv_dfade(hy), &c);
+    *val = nv_sq2_sample(NK_MODE_PERLIN, 1, &c, hx, g0, g1);
+}
+#endif
+
 /* nk_sq2 on every lane; returns 0 (computing nothing) if a lane needs the
  * scalar kernel. */
 NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
@@ -261,6 +281,22 @@ NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd
     vd tx = nv_frac(x, fx), ty = nv_frac(y, fy);
     vi2 h[2];
     nv_hash4(vi_set1((int)nl_seed(seed)), vd_to_vi(fx), vd_to_vi(fy), h);
+#if defined(NV_HALVES) && NV_TABLES
+    if (mode == NK_MODE_PERLIN && want_grad) {
+        uint32_t off[4][NV_W]; /* nv_table2's byte offsets, corners as nv_sq2_cell's */
+        vi_storeu(off[0], vi_shl(nv_byte(vi2_lo(h[0])), 4));
+        vi_storeu(off[1], vi_shl(nv_byte(vi2_lo(h[1])), 4));
+        vi_storeu(off[2], vi_shl(nv_byte(vi2_hi(h[0])), 4));
+        vi_storeu(off[3], vi_shl(nv_byte(vi2_hi(h[1])), 4));
+        vd v[2], d0[2], d1[2];
+        nv_sq2_perlin_half(off, 0, tx, ty, &v[0], &d0[0], &d1[0]);
+        nv_sq2_perlin_half(off, 1, tx, ty, &v[1], &d0[1], &d1[1]);
+        *val = vd_halves(v[0], v[1]);
+        *g0 = vd_halves(d0[0], d0[1]);
+        *g1 = vd_halves(d1[0], d1[1]);
+        return 1;
+    }
+#endif
     nv_cell2 c;
     nv_sq2_cell(mode, want_grad, vi2_lo(h[0]), vi2_lo(h[1]), vi2_hi(h[0]), vi2_hi(h[1]), ty, nv_fade(ty),
                 nv_dfade(ty), &c);
