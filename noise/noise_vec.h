@@ -30,6 +30,12 @@
 
 /* ---- helpers over the layer ---- */
 
+/* m ? a : +0 and m ? +0 : a (a path may give them as a bitwise and) */
+#ifndef NV_HAS_VD_IF
+NV_FN vd vd_if(vm m, vd a) { return vd_blend(m, a, vd_zero()); }
+NV_FN vd vd_ifnot(vm m, vd a) { return vd_blend(m, vd_zero(), a); }
+#endif
+
 NV_FN vd nv_fade(vd t)
 {
     /* t * t * t * (t * (t * 6 - 15) + 10) */
@@ -348,7 +354,8 @@ NV_FN vd nv_tri2_sum3(int mode, int want_grad, int pick, const nv_tri2_corners *
      * corner's fx - ox, fy - oy with ox, oy 0 or 1: fx - 0 is fx (fx is
      * never -0) and fx - 1 is corner 3's */
     vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
-    vd ox[3] = { fx, fx1, vd_blend(xgy, fx1, fx) }, oy[3] = { fy, fy1, vd_blend(xgy, fy, fy1) };
+    /* the middle corner's as the scalar's fx - (double)xgy, fy - (double)(1 - xgy) */
+    vd ox[3] = { fx, fx1, vd_sub(fx, vd_if(xgy, vd_set1(1.0))) }, oy[3] = { fy, fy1, vd_sub(fy, vd_ifnot(xgy, vd_set1(1.0))) };
     vd sum[3], dx[3], dy[3], r[3], r2[3], r38[3], d[3];
     nv_corner c[3];
 #define NV_SUM(q) vd_mul(vd_add(ox[q], oy[q]), vd_set1(NK_SIMPLEX_G2))
@@ -1445,7 +1452,7 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
         c.t[2][r] = ch->c3[r] + kc;
     }
     c.d[0] = c.d[2] = dk;
-    c.d[1] = vd_add(vd_add(dk, dk), vd_blend(xgy, vd_zero(), vd_set1(1.0)));
+    c.d[1] = vd_add(vd_add(dk, dk), vd_ifnot(xgy, vd_set1(1.0)));
     return nv_tri2_sum3(mode, want_grad, 1, &c, xgy, fx, fy, g0, g1);
 }
 
