@@ -91,10 +91,6 @@ NV_CMP(vd_lt, _CMP_LT_OQ)
 /* m ? a : b */
 NV_FN vd vd_blend(vm m, vd a, vd b) { return (vd){ _mm256_blendv_pd(b.l, a.l, m.l), _mm256_blendv_pd(b.h, a.h, m.h) }; }
 NV_FN vm vm_and(vm a, vm b) { return NV_M2(_mm256_and_pd, a, b); }
-/* m ? a : +0, m ? +0 : a: the mask's all-ones or zero lanes and a */
-#define NV_HAS_VD_IF 1
-NV_FN vd vd_if(vm m, vd a) { return (vd){ _mm256_and_pd(m.l, a.l), _mm256_and_pd(m.h, a.h) }; }
-NV_FN vd vd_ifnot(vm m, vd a) { return (vd){ _mm256_andnot_pd(m.l, a.l), _mm256_andnot_pd(m.h, a.h) }; }
 NV_FN vm vm_or(vm a, vm b) { return NV_M2(_mm256_or_pd, a, b); }
 NV_FN int vm_all(vm m) { return _mm256_movemask_pd(_mm256_and_pd(m.l, m.h)) == 0xF; }
 /* truncation; exact on the floors of nv_index_ok lanes */

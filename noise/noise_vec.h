@@ -30,12 +30,6 @@
 
 /* ---- helpers over the layer ---- */
 
-/* m ? a : +0 and m ? +0 : a (a path may give them as a bitwise and) */
-#ifndef NV_HAS_VD_IF
-NV_FN vd vd_if(vm m, vd a) { return vd_blend(m, a, vd_zero()); }
-NV_FN vd vd_ifnot(vm m, vd a) { return vd_blend(m, vd_zero(), a); }
-#endif
-
 NV_FN vd nv_fade(vd t)
 {
     /* t * t * t * (t * (t * 6 - 15) + 10) */
@@ -354,8 +348,7 @@ NV_FN vd nv_tri2_sum3(int mode, int want_grad, int pick, const nv_tri2_corners *
      * corner's fx - ox, fy - oy with ox, oy 0 or 1: fx - 0 is fx (fx is
      * never -0) and fx - 1 is corner 3's */
     vd fx1 = vd_sub(fx, vd_set1(1.0)), fy1 = vd_sub(fy, vd_set1(1.0));
-    /* the middle corner's as the scalar's fx - (double)xgy, fy - (double)(1 - xgy) */
-    vd ox[3] = { fx, fx1, vd_sub(fx, vd_if(xgy, vd_set1(1.0))) }, oy[3] = { fy, fy1, vd_sub(fy, vd_ifnot(xgy, vd_set1(1.0))) };
+    vd ox[3] = { fx, fx1, vd_blend(xgy, fx1, fx) }, oy[3] = { fy, fy1, vd_blend(xgy, fy, fy1) };
     vd sum[3], dx[3], dy[3], r[3], r2[3], r38[3], d[3];
     nv_corner c[3];
 #define NV_SUM(q) vd_mul(vd_add(ox[q], oy[q]), vd_set1(NK_SIMPLEX_G2))
@@ -1280,7 +1273,7 @@ typedef struct {
     /* corner data (a, b) of entry e: corner (i, j) at c0[.][e], (i + 1,
      * j + 1) at c3[.][e], the middle corners (i + 1, j) and (i, j + 1) at
      * cm[.][2e] and cm[.][2e + 1] */
-    double c0[2][NV_TRI2_SPAN + 1], c3[2][NV_TRI2_SPAN + 1], cm[2][2 * (NV_TRI2_SPAN + 1)];
+    double c0[2][NV_TRI2_SPAN + NV_W], c3[2][NV_TRI2_SPAN + NV_W], cm[2][2 * (NV_TRI2_SPAN + NV_W)];
 } nv_tri2_chain;
 
 NV_FN void nv_tri2_chain_init(nv_tri2_chain *ch)
@@ -1330,31 +1323,45 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
     const double ax = 1.0 / (NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2)), ay = 1.0 / (NK_SIMPLEX_K2 * NK_SIMPLEX_F2);
     double bx = qy * NK_SIMPLEX_K2 * NK_SIMPLEX_F2, by = qy * NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2);
     double ci = ia, cj = ja;
-    /* the cells to hash: their i, j and entry */
+#define NV_TRI2_NEXT()                                                  \
+    if (ci == ib && cj == jb)                                           \
+        break;                                                          \
+    if (ci == ib)                                                       \
+        cj += 1.0;                                                      \
+    else if (cj == jb)                                                  \
+        ci += 1.0;                                                      \
+    else if ((ci + 1.0 - bx) * ax < (cj + 1.0 - by) * ay)               \
+        ci += 1.0;                                                      \
+    else                                                                \
+        cj += 1.0
+    /* the cells to hash: their i, j and entry (a new store: all of them,
+     * entries e0, e0 + 1, ...) */
     uint32_t ni[NV_TRI2_CELLS + NV_W], nj[NV_TRI2_CELLS + NV_W];
     int ne[NV_TRI2_CELLS + NV_W];
-    int n = 0;
-    for (int e = e0;; e++) {
-        if (e < ch->lo || e > ch->hi || ch->di[e] != ci) {
+    int n = 0, fresh = ch->hi < ch->lo;
+    if (fresh)
+        for (int e = e0;; e++) {
             ch->di[e] = ci;
             ch->dj[e] = cj;
             ni[n] = (uint32_t)(int32_t)ci;
             nj[n] = (uint32_t)(int32_t)cj;
-            ne[n] = e;
             n++;
+            NV_TRI2_NEXT();
         }
-        if (ci == ib && cj == jb)
-            break;
-        if (ci == ib)
-            cj += 1.0;
-        else if (cj == jb)
-            ci += 1.0;
-        else if ((ci + 1.0 - bx) * ax < (cj + 1.0 - by) * ay)
-            ci += 1.0;
-        else
-            cj += 1.0;
-    }
-    if (ch->hi < ch->lo) {
+    else
+        for (int e = e0;; e++) {
+            if (e < ch->lo || e > ch->hi || ch->di[e] != ci) {
+                ch->di[e] = ci;
+                ch->dj[e] = cj;
+                ni[n] = (uint32_t)(int32_t)ci;
+                nj[n] = (uint32_t)(int32_t)cj;
+                ne[n] = e;
+                n++;
+            }
+            NV_TRI2_NEXT();
+        }
+#undef NV_TRI2_NEXT
+    if (fresh) {
         ch->lo = e0;
         ch->hi = e1;
     } else {
@@ -1382,25 +1389,44 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
         nv_hash4(vs, vi_loadu(ni + p), vi_loadu(nj + p), hh);
         nv_corner c0 = nv_tri2_gather(mode, vi2_lo(hh[0])), c1 = nv_tri2_gather(mode, vi2_hi(hh[0]));
         nv_corner c2 = nv_tri2_gather(mode, vi2_lo(hh[1])), c3 = nv_tri2_gather(mode, vi2_hi(hh[1]));
-        double m[2][4][NV_W]; /* [a, b][corner 0, 3, 1, 2][lane] */
-        vd_storeu(m[0][0], c0.a);
-        vd_storeu(m[0][1], c3.a);
-        vd_storeu(m[0][2], c1.a);
-        vd_storeu(m[0][3], c2.a);
+        double m[2][4][NV_W]; /* [a, b][corner 1, 2, 0, 3][lane] */
+        vd_storeu(m[0][0], c1.a);
+        vd_storeu(m[0][1], c2.a);
         if (nb == 2) {
-            vd_storeu(m[1][0], c0.b);
-            vd_storeu(m[1][1], c3.b);
-            vd_storeu(m[1][2], c1.b);
-            vd_storeu(m[1][3], c2.b);
+            vd_storeu(m[1][0], c1.b);
+            vd_storeu(m[1][1], c2.b);
         }
         int w = n - p < NV_W ? n - p : NV_W;
+        if (fresh || (ne[p + w - 1] == ne[p] + w - 1 && (w == NV_W || ne[p] + w - 1 == ch->hi))) {
+            /* consecutive entries (all of a new store's): whole vectors,
+             * the spare lanes past hi */
+            int e = fresh ? e0 + p : ne[p];
+            vd_storeu(ch->c0[0] + e, c0.a);
+            vd_storeu(ch->c3[0] + e, c3.a);
+            if (nb == 2) {
+                vd_storeu(ch->c0[1] + e, c0.b);
+                vd_storeu(ch->c3[1] + e, c3.b);
+            }
+            for (int r = 0; r < nb; r++)
+                for (int l = 0; l < NV_W; l++) {
+                    ch->cm[r][2 * (e + l)] = m[r][0][l];
+                    ch->cm[r][2 * (e + l) + 1] = m[r][1][l];
+                }
+            continue;
+        }
+        vd_storeu(m[0][2], c0.a);
+        vd_storeu(m[0][3], c3.a);
+        if (nb == 2) {
+            vd_storeu(m[1][2], c0.b);
+            vd_storeu(m[1][3], c3.b);
+        }
         for (int r = 0; r < nb; r++)
             for (int l = 0; l < w; l++) {
                 int e = ne[p + l];
-                ch->c0[r][e] = m[r][0][l];
-                ch->c3[r][e] = m[r][1][l];
-                ch->cm[r][2 * e] = m[r][2][l];
-                ch->cm[r][2 * e + 1] = m[r][3][l];
+                ch->c0[r][e] = m[r][2][l];
+                ch->c3[r][e] = m[r][3][l];
+                ch->cm[r][2 * e] = m[r][0][l];
+                ch->cm[r][2 * e + 1] = m[r][1][l];
             }
     }
     return 1;
@@ -1452,7 +1478,7 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
         c.t[2][r] = ch->c3[r] + kc;
     }
     c.d[0] = c.d[2] = dk;
-    c.d[1] = vd_add(vd_add(dk, dk), vd_ifnot(xgy, vd_set1(1.0)));
+    c.d[1] = vd_add(vd_add(dk, dk), vd_blend(xgy, vd_zero(), vd_set1(1.0)));
     return nv_tri2_sum3(mode, want_grad, 1, &c, xgy, fx, fy, g0, g1);
 }
 
