@@ -1287,22 +1287,37 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
  * cell with i + j = base + s is the chain's s-th. The chain is enumerated
  * from the first to the last sample's cell by where the row crosses the
  * next i and j (approximately: which of i and j grows first matters only
- * near a cell's corner), its cells are hashed NV_W at a time, and each
- * sample vector finds its cell by i + j and checks it: lanes that are not
- * in the chain's cell of their key (a guess that went the other way round
- * a corner, x not monotonic) take the whole kernel. */
+ * near a cell's corner), and each sample vector finds its cell by i + j
+ * and checks it: lanes that are not in the chain's cell of their key (a
+ * guess that went the other way round a corner, x not monotonic) take the
+ * whole kernel.
+ *
+ * The cells are kept by key i + j - base, and the rows of a grid chunk
+ * share them: a cell's corner data depends on (i, j) alone, and the next
+ * row's chain mostly runs through the same cells, so a row hashes only
+ * the cells its chain has at a key where the store holds another cell (or
+ * none). Entries lo .. hi hold cells (i, j) = (di, dj) with their corner
+ * data; entry hi + 1 holds no cell (NaN: no lane matches it). */
 #define NV_TRI2_CELLS (NV_ROW_CHUNK / 4 + 8)
+/* keys a grid chunk's rows may share before the store starts over */
+#define NV_TRI2_SPAN (2 * NV_TRI2_CELLS + 16)
 
 typedef struct {
-    int n;                                   /* cells: keys 0 .. n - 1 */
-    double base;                             /* i + j of key 0 */
-    double di[NV_TRI2_CELLS + NV_W], dj[NV_TRI2_CELLS + NV_W];
-    uint32_t ii[NV_TRI2_CELLS + NV_W], ij[NV_TRI2_CELLS + NV_W];
-    /* corner data (a, b) of cell k: corner (i, j) at c0[.][k], (i + 1,
-     * j + 1) at c3[.][k], the middle corners (i + 1, j) and (i, j + 1) at
-     * cm[.][2k] and cm[.][2k + 1] */
-    double c0[2][NV_TRI2_CELLS + NV_W], c3[2][NV_TRI2_CELLS + NV_W], cm[2][2 * (NV_TRI2_CELLS + NV_W)];
+    int lo, hi;                              /* entries that hold cells; none if hi < lo */
+    double base;                             /* i + j of entry 0 */
+    double di[NV_TRI2_SPAN + 1], dj[NV_TRI2_SPAN + 1];
+    /* corner data (a, b) of entry e: corner (i, j) at c0[.][e], (i + 1,
+     * j + 1) at c3[.][e], the middle corners (i + 1, j) and (i, j + 1) at
+     * cm[.][2e] and cm[.][2e + 1] */
+    double c0[2][NV_TRI2_SPAN + NV_W], c3[2][NV_TRI2_SPAN + NV_W], cm[2][2 * (NV_TRI2_SPAN + NV_W)];
 } nv_tri2_chain;
+
+NV_FN void nv_tri2_chain_init(nv_tri2_chain *ch)
+{
+    ch->lo = 0;
+    ch->hi = -1;
+    ch->base = 0;
+}
 
 /* nk_tri2_lattice's floors, as doubles */
 NV_FN void nv_tri2_floors(double x, double y, double *fi, double *fj)
@@ -1315,74 +1330,139 @@ NV_FN void nv_tri2_floors(double x, double y, double *fi, double *fj)
 }
 
 /* The chain from the cell of noise-space x = xa to that of xb >= xa at
- * noise-space y = qy; 0 if it cannot be shared (too long, outside the
- * int32 lattice, not finite). */
+ * noise-space y = qy into ch (keeping the cells ch holds where they are
+ * the chain's); 0 if it cannot be shared (too long, outside the int32
+ * lattice, not finite). */
 NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, double qy, nv_tri2_chain *ch)
 {
     double ia, ja, ib, jb;
-    ch->n = 0;
-    ch->base = 0;
     nv_tri2_floors(xa, qy, &ia, &ja);
     nv_tri2_floors(xb, qy, &ib, &jb);
     if (!(ia >= -2147483648.0 && ja >= -2147483648.0 && ib <= 2147483646.0 && jb <= 2147483646.0 && ib >= ia &&
           jb >= ja && (ib - ia) + (jb - ja) < NV_TRI2_CELLS))
         return 0;
+    /* the chain's entries e0 .. e1; the store starts over where they do
+     * not fit it or do not touch the entries it holds */
+    double ka = ia + ja, kb = ib + jb;
+    if (ch->hi < ch->lo || ka - ch->base < 0.0 || kb - ch->base > (double)(NV_TRI2_SPAN - 1)) {
+        ch->base = ka;
+        ch->lo = 0;
+        ch->hi = -1;
+    }
+    int e0 = (int)(ka - ch->base), e1 = (int)(kb - ch->base);
+    if (ch->hi >= ch->lo && (e1 < ch->lo - 1 || e0 > ch->hi + 1)) {
+        ch->lo = 0;
+        ch->hi = -1;
+    }
     /* sx = x K2 (1 + F2) + qy K2 F2, sy = x K2 F2 + qy K2 (1 + F2): the x
      * where each reaches its next integer */
     const double ax = 1.0 / (NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2)), ay = 1.0 / (NK_SIMPLEX_K2 * NK_SIMPLEX_F2);
     double bx = qy * NK_SIMPLEX_K2 * NK_SIMPLEX_F2, by = qy * NK_SIMPLEX_K2 * (1.0 + NK_SIMPLEX_F2);
     double ci = ia, cj = ja;
-    int n = 0;
-    for (;;) {
-        ch->di[n] = ci;
-        ch->dj[n] = cj;
-        ch->ii[n] = (uint32_t)(int32_t)ci;
-        ch->ij[n] = (uint32_t)(int32_t)cj;
-        n++;
-        if (ci == ib && cj == jb)
-            break;
-        if (ci == ib)
-            cj += 1.0;
-        else if (cj == jb)
-            ci += 1.0;
-        else if ((ci + 1.0 - bx) * ax < (cj + 1.0 - by) * ay)
-            ci += 1.0;
-        else
-            cj += 1.0;
+#define NV_TRI2_NEXT()                                                  \
+    if (ci == ib && cj == jb)                                           \
+        break;                                                          \
+    if (ci == ib)                                                       \
+        cj += 1.0;                                                      \
+    else if (cj == jb)                                                  \
+        ci += 1.0;                                                      \
+    else if ((ci + 1.0 - bx) * ax < (cj + 1.0 - by) * ay)               \
+        ci += 1.0;                                                      \
+    else                                                                \
+        cj += 1.0
+    /* the cells to hash: their i, j and entry (a new store: all of them,
+     * entries e0, e0 + 1, ...) */
+    uint32_t ni[NV_TRI2_CELLS + NV_W], nj[NV_TRI2_CELLS + NV_W];
+    int ne[NV_TRI2_CELLS + NV_W];
+    int n = 0, fresh = ch->hi < ch->lo;
+    if (fresh)
+        for (int e = e0;; e++) {
+            ch->di[e] = ci;
+            ch->dj[e] = cj;
+            ni[n] = (uint32_t)(int32_t)ci;
+            nj[n] = (uint32_t)(int32_t)cj;
+            n++;
+            NV_TRI2_NEXT();
+        }
+    else
+        for (int e = e0;; e++) {
+            if (e < ch->lo || e > ch->hi || ch->di[e] != ci) {
+                ch->di[e] = ci;
+                ch->dj[e] = cj;
+                ni[n] = (uint32_t)(int32_t)ci;
+                nj[n] = (uint32_t)(int32_t)cj;
+                ne[n] = e;
+                n++;
+            }
+            NV_TRI2_NEXT();
+        }
+#undef NV_TRI2_NEXT
+    if (fresh) {
+        ch->lo = e0;
+        ch->hi = e1;
+    } else {
+        ch->lo = e0 < ch->lo ? e0 : ch->lo;
+        ch->hi = e1 > ch->hi ? e1 : ch->hi;
     }
-    ch->n = n;
-    ch->base = ia + ja;
-    /* cell n: a copy of the last, so that cell k + 1 can always be read
-     * (its i + j is not that of key n: no lane matches it) */
-    ch->di[n] = ch->di[n - 1];
-    ch->dj[n] = ch->dj[n - 1];
-    for (int p = n; p < n + NV_W; p++) { /* the last vector's spare lanes */
-        ch->ii[p] = ch->ii[n - 1];
-        ch->ij[p] = ch->ij[n - 1];
+    /* entry hi + 1: no cell (its data is read beside entry hi's, never
+     * used) */
+    int h1 = ch->hi + 1;
+    ch->di[h1] = NAN;
+    ch->dj[h1] = NAN;
+    for (int r = 0; r < 2; r++) {
+        ch->c0[r][h1] = ch->c3[r][h1] = 0.0;
+        ch->cm[r][2 * h1] = ch->cm[r][2 * h1 + 1] = 0.0;
+    }
+    for (int p = n; n > 0 && p < n + NV_W; p++) { /* the last vector's spare lanes */
+        ni[p] = ni[n - 1];
+        nj[p] = nj[n - 1];
     }
     vi vs = vi_set1((int)seed_state);
     int nb = mode == NK_MODE_VALUE ? 1 : 2;
-    for (int p = 0; p <= n; p += NV_W) {
+    for (int p = 0; p < n; p += NV_W) {
         /* corners (i,j), (i+1,j), (i,j+1), (i+1,j+1), as nk_tri2_hashes */
         vi2 hh[2];
-        nv_hash4(vs, vi_loadu(ch->ii + p), vi_loadu(ch->ij + p), hh);
+        nv_hash4(vs, vi_loadu(ni + p), vi_loadu(nj + p), hh);
         nv_corner c0 = nv_tri2_gather(mode, vi2_lo(hh[0])), c1 = nv_tri2_gather(mode, vi2_hi(hh[0]));
         nv_corner c2 = nv_tri2_gather(mode, vi2_lo(hh[1])), c3 = nv_tri2_gather(mode, vi2_hi(hh[1]));
-        double m[2][2][NV_W]; /* [a, b][corner 1, 2][lane] */
-        vd_storeu(ch->c0[0] + p, c0.a);
-        vd_storeu(ch->c3[0] + p, c3.a);
+        double m[2][4][NV_W]; /* [a, b][corner 1, 2, 0, 3][lane] */
         vd_storeu(m[0][0], c1.a);
         vd_storeu(m[0][1], c2.a);
         if (nb == 2) {
-            vd_storeu(ch->c0[1] + p, c0.b);
-            vd_storeu(ch->c3[1] + p, c3.b);
             vd_storeu(m[1][0], c1.b);
             vd_storeu(m[1][1], c2.b);
         }
+        int w = n - p < NV_W ? n - p : NV_W;
+        if (fresh || (ne[p + w - 1] == ne[p] + w - 1 && (w == NV_W || ne[p] + w - 1 == ch->hi))) {
+            /* consecutive entries (all of a new store's): whole vectors,
+             * the spare lanes past hi */
+            int e = fresh ? e0 + p : ne[p];
+            vd_storeu(ch->c0[0] + e, c0.a);
+            vd_storeu(ch->c3[0] + e, c3.a);
+            if (nb == 2) {
+                vd_storeu(ch->c0[1] + e, c0.b);
+                vd_storeu(ch->c3[1] + e, c3.b);
+            }
+            for (int r = 0; r < nb; r++)
+                for (int l = 0; l < NV_W; l++) {
+                    ch->cm[r][2 * (e + l)] = m[r][0][l];
+                    ch->cm[r][2 * (e + l) + 1] = m[r][1][l];
+                }
+            continue;
+        }
+        vd_storeu(m[0][2], c0.a);
+        vd_storeu(m[0][3], c3.a);
+        if (nb == 2) {
+            vd_storeu(m[1][2], c0.b);
+            vd_storeu(m[1][3], c3.b);
+        }
         for (int r = 0; r < nb; r++)
-            for (int l = 0; l < NV_W; l++) {
-                ch->cm[r][2 * (p + l)] = m[r][0][l];
-                ch->cm[r][2 * (p + l) + 1] = m[r][1][l];
+            for (int l = 0; l < w; l++) {
+                int e = ne[p + l];
+                ch->c0[r][e] = m[r][2][l];
+                ch->c3[r][e] = m[r][3][l];
+                ch->cm[r][2 * e] = m[r][0][l];
+                ch->cm[r][2 * e + 1] = m[r][1][l];
             }
     }
     return 1;
@@ -1408,12 +1488,12 @@ NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd xk, vd yk, vd *fx, vd *fy, 
     vd key = vd_sub(vd_add(fli, flj), vd_set1(ch->base));
     double kcd = vd_first(key);
     *dk = vd_sub(key, vd_set1(kcd));
-    if (!(kcd >= 0.0 && kcd < (double)ch->n)) /* NaN too */
+    if (!(kcd >= (double)ch->lo && kcd <= (double)ch->hi)) /* NaN too */
         return -1;
     int kc = (int)kcd;
-    /* A lane whose i and j match cell kc or kc + 1 (the picks, whatever dk
-     * is) has that cell's key: its dk is 0 or 1 (no lane matches cell n, a
-     * copy of cell n - 1) */
+    /* A lane whose i and j match entry kc or kc + 1 (the picks, whatever dk
+     * is) has that cell's key: its dk is 0 or 1 (no lane matches entry
+     * hi + 1) */
     if (!vm_all(vm_and(vd_eq(fli, vd_pick2(ch->di + kc, *dk)), vd_eq(flj, vd_pick2(ch->dj + kc, *dk)))))
         return -1;
     return kc;
@@ -1450,13 +1530,12 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
  * to_float: 0 (doubles), 1 (a one-octave fbm row in floats) or 2 (added
  * into fbm sums). */
 NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *L, int k, const nv_out *o, int m,
-                         const double *xq, const double *xk, int c0, double y, double *v, ne_grad g, float *fv,
-                         float *fg)
+                         const double *xq, const double *xk, int c0, double y, nv_tri2_chain *ch, double *v, ne_grad g,
+                         float *fv, float *fg)
 {
     uint32_t seed = L->seed[k];
     double qy = y * L->freq[k];
     vd yk = vd_set1(qy * NK_SIMPLEX_K2);
-    nv_tri2_chain ch;
     double pfx[NV_ROW_CHUNK], pfy[NV_ROW_CHUNK], pdk[NV_ROW_CHUNK];
     int pkc[NV_ROW_CHUNK / NV_W];
     double xa = xq[0], xb = xq[m - 1];
@@ -1464,11 +1543,11 @@ NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *
         xa = xq[m - 1];
         xb = xq[0];
     }
-    int share = nv_tri2_chain_at(mode, nl_seed(seed), xa, xb, qy, &ch);
+    int share = nv_tri2_chain_at(mode, nl_seed(seed), xa, xb, qy, ch);
     if (share)
         for (int i = 0; i < m; i += NV_W) {
             vd fx, fy, dk;
-            pkc[i / NV_W] = nv_tri2_locate(&ch, vd_loadu(xk + i), yk, &fx, &fy, &dk);
+            pkc[i / NV_W] = nv_tri2_locate(ch, vd_loadu(xk + i), yk, &fx, &fy, &dk);
             vd_storeu(pfx + i, fx);
             vd_storeu(pfy + i, fy);
             vd_storeu(pdk + i, dk);
@@ -1477,7 +1556,7 @@ NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *
         int w = m - i < NV_W ? m - i : NV_W;
         vd val, g0 = vd_zero(), g1 = vd_zero();
         if (share && pkc[i / NV_W] >= 0)
-            val = nv_tri2_chain_blend(mode, want_grad, &ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
+            val = nv_tri2_chain_blend(mode, want_grad, ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
                                       vd_loadu(pfy + i), &g0, &g1);
         else
             nv_eval2(NV_TRI2, mode, want_grad, seed, vd_loadu(xq + i), vd_set1(qy), &val, &g0, &g1);
@@ -1508,14 +1587,16 @@ NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L
 {
     nv_out o = nv_out_of(want_grad, to_float, L, k);
     double xq[NV_ROW_CHUNK + NV_W], xk[NV_ROW_CHUNK + NV_W];
+    nv_tri2_chain ch; /* the cells, shared by a chunk's rows */
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
         nv_tri2_cols(xs, x0, step, L->freq[k], c0, m, n, xq, xk);
+        nv_tri2_chain_init(&ch);
         for (int r = 0; r < rows; r++) {
             size_t at = (size_t)r * (size_t)n;
             /* the grid's rows at ne_grid's y0 + r * step; a row of samples at its y */
             nv_tri2_chunk(mode, want_grad, to_float, L, k, &o, m, xq, xk, c0, to_float == 1 ? y0 + (double)r * step : y0,
-                          v, g, fv ? fv + at : NULL, fg ? fg + 2 * at : NULL);
+                          &ch, v, g, fv ? fv + at : NULL, fg ? fg + 2 * at : NULL);
         }
     }
 }
