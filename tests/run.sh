@@ -17,13 +17,22 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export NOISETILE_BIN="${NOISETILE_BIN:-$PWD/$BUILD/asan/noisetile}"
 
-run_c() {  # run_c BINARY
+# The C tests and the installed-library check are separate processes that
+# share nothing (ephemeral ports, mktemp files), so they run TEST_JOBS at a
+# time (default: the number of cores); each one's report is printed in the
+# order of the list when all are done.
+start_c() {  # start_c BINARY: runs it in the background, its log and status in log_dir
+  local name
+  name=$(basename "$1")
+  ( "$1" >"$log_dir/$name.log" 2>&1; echo $? >"$log_dir/$name.rc" ) &
+}
+
+report_c() {  # report_c BINARY: counts and prints what start_c left
   local bin=$1 name out rc p f
   name=$(basename "$bin")
   out="$log_dir/$name.log"
+  rc=$(cat "$log_dir/$name.rc" 2>/dev/null || echo 255)
   echo "== $name"
-  "$bin" >"$out" 2>&1
-  rc=$?
   p=$(grep -c '^ok ' "$out")
   f=$(grep -c '^not ok ' "$out")
   grep -E '^(not ok|  )' "$out" | head -40
@@ -37,17 +46,31 @@ run_c() {  # run_c BINARY
   failed=$((failed + f))
 }
 
-for bin in $BUILD/asan/bin/test_*; do
-  [ -x "$bin" ] && run_c "$bin"
+export BUILD
+c_tests=()
+for bin in $BUILD/asan/bin/test_* $BUILD/tsan/bin/test_* tests/test_*.sh; do
+  [ -x "$bin" ] && c_tests+=("$bin")
 done
-for bin in $BUILD/tsan/bin/test_*; do
-  [ -x "$bin" ] && run_c "$bin"
+jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+c_pids=()
+for bin in "${c_tests[@]}"; do
+  rm -f "$log_dir/$(basename "$bin").rc"
+  while :; do  # at most jobs_max C tests at once
+    live=0
+    for pid in "${c_pids[@]}"; do kill -0 "$pid" 2>/dev/null && live=$((live + 1)); done
+    [ "$live" -lt "$jobs_max" ] && break
+    sleep 0.2
+  done
+  start_c "$bin"
+  c_pids+=($!)
 done
-# shell tests (the installed library)
-for sh in tests/test_*.sh; do
-  [ -x "$sh" ] && BUILD=$BUILD run_c "$sh"
+for pid in "${c_pids[@]}"; do wait "$pid"; done
+for bin in "${c_tests[@]}"; do
+  report_c "$bin"
 done
 
+# The node tests one file at a time (they start daemons and time them),
+# after the C tests: beside them they took longer.
 node_tests=$(ls tests/setup/*.test.mjs tests/js/*.test.mjs tests/http/*.test.mjs tests/browser/*.test.mjs 2>/dev/null)
 if [ -n "$node_tests" ]; then
   echo "== node tests"
