@@ -171,8 +171,9 @@ $(BUILD)/asan/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 
 # The vector paths (noise_avx2.c, noise_avx512.c) are a few very large
 # functions (every kernel inlined into its row and batch loops). Under
-# ASan, gcc's inline checks and full variable tracking made each of them
-# an 11-minute compile, most of make test's time. Here the checks are calls
+# ASan, gcc's inline checks and full variable tracking made noise_avx2.o
+# an 11-minute compile (measured; noise_avx512.o was not), most of make
+# test's time. Here the checks are calls
 # (asan-instrumentation-with-call-threshold=0: the same checks, smaller
 # code) and the debug information is line tables (-g1: reports keep file
 # and line), which took noise_avx2.o from 670 to 284 s of CPU on the same
