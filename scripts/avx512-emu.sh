@@ -76,7 +76,10 @@ if [ -n "$need" ]; then
   say "installing$need"
   DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $need >/dev/null
 fi
-/bin/busybox | head -1 | grep -q 'static\|BusyBox' || die "/bin/busybox is not busybox"
+# Its banner read whole: `busybox | head -1` under pipefail fails whenever
+# busybox is still writing its applet list when head exits (SIGPIPE).
+bb_banner=$(/bin/busybox 2>&1 || true)
+case $bb_banner in BusyBox*) ;; *) die "/bin/busybox is not busybox" ;; esac
 file -L /bin/busybox 2>/dev/null | grep -q 'dynamically' && die "/bin/busybox is dynamic: install busybox-static"
 
 for t in $TESTS; do
