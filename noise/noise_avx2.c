@@ -248,28 +248,30 @@ NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
 /* Lane 0. */
 NV_FN double vd_first(vd v) { return _mm256_cvtsd_f64(v.l); }
 /* Per-lane picks from a short table: lane l gets t[d[l]], d[l] one of
- * 0.0, 1.0 (vd_pick2: reads t[0..1]) or 0.0 .. 3.0 (vd_pick4: t[0..3]).
- * Other d[l] pick some entry of those (the caller checks such lanes).
- * vd_pick2: d + 2^51 has d in bit 1 of its low word, vpermilpd's selector
- * within each 128-bit half of [t0 t1 t0 t1]. vd_pick4: 2d + 2^52 has 2d
- * in its low word; copied to the high word and plus (0, 1) it selects the
- * two floats of entry d (vpermps). */
-NV_FN vd vd_pick2(const double *t, vd d)
+ * 0.0, 1.0 (vd_pick2: reads t[0..1]) or 0.0 .. 3.0 (vd_pick4: t[0..3]),
+ * given their selectors: vd_sel2(d) (made once, used for several tables),
+ * and vd_sel4_2(d, m) for a table of pairs, entry 2 d + (m ? 0 : 1). Other
+ * d[l] pick some entry of those (the caller checks such lanes). vd_sel2: d
+ * + 2^51 has d in bit 1 of its low word, vpermilpd's selector within each
+ * 128-bit half of [t0 t1 t0 t1]. vd_sel4_2: entry e's 2^52 + 2^32 + 2e
+ * (2^32 + 1) (exact for these d) has 2e in its low word and 2e + 1 in the
+ * low bits of its high word: vpermps's selectors of the two floats of e. */
+NV_FN vd vd_sel2(vd d) { return vd_add(d, vd_set1(0x1p51)); }
+NV_FN vd vd_sel4_2(vd d, vm m)
 {
-    __m256d tab = _mm256_broadcast_pd((const __m128d *)(const void *)t), m = _mm256_set1_pd(0x1p51);
-    return (vd){ _mm256_permutevar_pd(tab, _mm256_castpd_si256(_mm256_add_pd(d.l, m))),
-                 _mm256_permutevar_pd(tab, _mm256_castpd_si256(_mm256_add_pd(d.h, m))) };
+    const double c = 0x1p52 + 0x1p32;
+    return vd_add(vd_mul(d, vd_set1(0x1p34 + 4.0)), vd_blend(m, vd_set1(c), vd_set1(c + 0x1p33 + 2.0)));
 }
-NV_FN __m256 nv_pick4_4(__m256 tab, __m256d d)
+NV_FN vd vd_pick2(const double *t, vd s)
 {
-    __m256i w = _mm256_castpd_si256(_mm256_add_pd(_mm256_add_pd(d, d), _mm256_set1_pd(0x1p52)));
-    w = _mm256_add_epi32(_mm256_shuffle_epi32(w, 0xA0), _mm256_set_epi32(1, 0, 1, 0, 1, 0, 1, 0));
-    return _mm256_permutevar8x32_ps(tab, w);
+    __m256d tab = _mm256_broadcast_pd((const __m128d *)(const void *)t);
+    return (vd){ _mm256_permutevar_pd(tab, _mm256_castpd_si256(s.l)), _mm256_permutevar_pd(tab, _mm256_castpd_si256(s.h)) };
 }
-NV_FN vd vd_pick4(const double *t, vd d)
+NV_FN vd vd_pick4(const double *t, vd s)
 {
     __m256 tab = _mm256_loadu_ps((const float *)(const void *)t);
-    return (vd){ _mm256_castps_pd(nv_pick4_4(tab, d.l)), _mm256_castps_pd(nv_pick4_4(tab, d.h)) };
+    return (vd){ _mm256_castps_pd(_mm256_permutevar8x32_ps(tab, _mm256_castpd_si256(s.l))),
+                 _mm256_castps_pd(_mm256_permutevar8x32_ps(tab, _mm256_castpd_si256(s.h))) };
 }
 
 #include "noise_vec.h"

@@ -113,16 +113,21 @@ NV_FN int vi_none_eq2(vi a, vi b, int x, int y)
 NV_FN double vd_first(vd v) { return _mm512_cvtsd_f64(v); }
 /* Per-lane picks from a short table (as noise_avx2.c's): lane l gets
  * t[d[l]], d[l] one of 0.0, 1.0 (vd_pick2: reads t[0..1]) or 0.0 .. 3.0
- * (vd_pick4: t[0..3]); other d[l] pick some entry of those (the caller
- * checks such lanes). d + 2^52 has d in its low bits: masked to the
- * table's entries, vpermpd's selector. */
-NV_FN vd nv_pick(vd tab, vd d, long long mask)
+ * (vd_pick4: t[0..3]), given their selectors vd_sel2(d), or vd_sel4_2(d,
+ * m) for entry 2 d + (m ? 0 : 1) of a table of pairs; other d[l] pick some
+ * entry of those (the caller checks such lanes). d + 2^52 has d in its low
+ * bits: masked to the table's entries, vpermpd's selector. */
+NV_FN vd vd_sel2(vd d) { return _mm512_add_pd(d, _mm512_set1_pd(0x1p52)); }
+NV_FN vd vd_sel4_2(vd d, vm m)
 {
-    __m512i ix = _mm512_and_si512(_mm512_castpd_si512(_mm512_add_pd(d, _mm512_set1_pd(0x1p52))), _mm512_set1_epi64(mask));
-    return _mm512_permutexvar_pd(ix, tab);
+    return _mm512_add_pd(_mm512_add_pd(d, d), vd_blend(m, _mm512_set1_pd(0x1p52), _mm512_set1_pd(0x1p52 + 1.0)));
 }
-NV_FN vd vd_pick2(const double *t, vd d) { return nv_pick(_mm512_castpd128_pd512(_mm_loadu_pd(t)), d, 1); }
-NV_FN vd vd_pick4(const double *t, vd d) { return nv_pick(_mm512_castpd256_pd512(_mm256_loadu_pd(t)), d, 3); }
+NV_FN vd nv_pick(vd tab, vd s, long long mask)
+{
+    return _mm512_permutexvar_pd(_mm512_and_si512(_mm512_castpd_si512(s), _mm512_set1_epi64(mask)), tab);
+}
+NV_FN vd vd_pick2(const double *t, vd s) { return nv_pick(_mm512_castpd128_pd512(_mm_loadu_pd(t)), s, 1); }
+NV_FN vd vd_pick4(const double *t, vd s) { return nv_pick(_mm512_castpd256_pd512(_mm256_loadu_pd(t)), s, 3); }
 
 #include "noise_vec.h"
 

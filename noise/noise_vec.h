@@ -343,8 +343,8 @@ NV_FN void nv_tri2_lattice(vd x, vd y, vd *fli, vd *flj, vd *fx, vd *fy)
 
 /* The three corners of a triangle: (i, j), the middle one, (i + 1, j + 1);
  * given (c), or picked per lane from tables of a row's cells (t: a and b,
- * vd_pick2 at d[0] and d[2], vd_pick4 at d[1]) where they are used, which
- * keeps fewer of them in registers at once. */
+ * vd_pick2 at selectors d[0] and d[2], vd_pick4 at d[1]) where they are
+ * used, which keeps fewer of them in registers at once. */
 typedef struct {
     nv_corner c[3];
     const double *t[3][2];
@@ -1476,7 +1476,7 @@ NV_FN int nv_tri2_chain_at(int mode, uint32_t seed_state, double xa, double xb, 
  * or kc + 1 (dk 0 or 1), checked against the chain's i and j of that cell
  * (lanes past a corner the chain guessed the other way round, rows that
  * run backwards). Returns kc, or -1 if a lane is not in the chain. */
-NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd xk, vd yk, vd *fx, vd *fy, vd *dk)
+NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, double lo, double hi, vd xk, vd yk, vd *fx, vd *fy, vd *dk)
 {
     /* nk_tri2_lattice, from x and y times NK_SIMPLEX_K2 */
     vd skew = vd_mul(vd_add(xk, yk), vd_set1(NK_SIMPLEX_F2));
@@ -1488,13 +1488,14 @@ NV_FN int nv_tri2_locate(const nv_tri2_chain *ch, vd xk, vd yk, vd *fx, vd *fy, 
     vd key = vd_sub(vd_add(fli, flj), vd_set1(ch->base));
     double kcd = vd_first(key);
     *dk = vd_sub(key, vd_set1(kcd));
-    if (!(kcd >= (double)ch->lo && kcd <= (double)ch->hi)) /* NaN too */
+    if (!(kcd >= lo && kcd <= hi)) /* NaN too */
         return -1;
     int kc = (int)kcd;
     /* A lane whose i and j match entry kc or kc + 1 (the picks, whatever dk
      * is) has that cell's key: its dk is 0 or 1 (no lane matches entry
      * hi + 1) */
-    if (!vm_all(vm_and(vd_eq(fli, vd_pick2(ch->di + kc, *dk)), vd_eq(flj, vd_pick2(ch->dj + kc, *dk)))))
+    vd s2 = vd_sel2(*dk);
+    if (!vm_all(vm_and(vd_eq(fli, vd_pick2(ch->di + kc, s2)), vd_eq(flj, vd_pick2(ch->dj + kc, s2)))))
         return -1;
     return kc;
 }
@@ -1513,8 +1514,8 @@ NV_FN vd nv_tri2_chain_blend(int mode, int want_grad, const nv_tri2_chain *ch, i
         c.t[1][r] = ch->cm[r] + 2 * kc;
         c.t[2][r] = ch->c3[r] + kc;
     }
-    c.d[0] = c.d[2] = dk;
-    c.d[1] = vd_add(vd_add(dk, dk), vd_blend(xgy, vd_zero(), vd_set1(1.0)));
+    c.d[0] = c.d[2] = vd_sel2(dk);
+    c.d[1] = vd_sel4_2(dk, xgy);
     return nv_tri2_sum3(mode, want_grad, 1, &c, xgy, fx, fy, g0, g1);
 }
 
@@ -1544,10 +1545,11 @@ NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *
         xb = xq[0];
     }
     int share = nv_tri2_chain_at(mode, nl_seed(seed), xa, xb, qy, ch);
+    double lo = ch->lo, hi = ch->hi;
     if (share)
         for (int i = 0; i < m; i += NV_W) {
             vd fx, fy, dk;
-            pkc[i / NV_W] = nv_tri2_locate(ch, vd_loadu(xk + i), yk, &fx, &fy, &dk);
+            pkc[i / NV_W] = nv_tri2_locate(ch, lo, hi, vd_loadu(xk + i), yk, &fx, &fy, &dk);
             vd_storeu(pfx + i, fx);
             vd_storeu(pfy + i, fy);
             vd_storeu(pdk + i, dk);
