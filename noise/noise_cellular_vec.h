@@ -23,6 +23,13 @@
  * scalar path bit for bit. Other chunks (cells beyond int32, or more than
  * NC_COLS columns: over a cell per sample) take the points' loop.
  *
+ * A 2D one-octave tile with F1 (float_row) goes chunk by chunk through
+ * its rows: the rows share the samples' x, so a chunk's cells are hashed
+ * once per band (the rows inside one row of cells, which see the same
+ * 3 x 3 candidate points), and the x term of each candidate's distance,
+ * term(fx - cx), once per band and sample; each row adds its y term (the
+ * same operation on the same doubles as above).
+ *
  * Points (batches, and those chunks): each lane hashes its own 3 x 3 (x 3)
  * cells, NV_W lanes per instruction, in key order, with the same ring-2
  * bound, 2D 5 x 5 cells and ring-3 bound after it; lanes whose cells (or
@@ -121,6 +128,7 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
 typedef struct {
     double cx[3][9][NC_COLS + NV_W]; /* [e + 1][r][c] */
     double yz[9][NC_COLS + NV_W], dy[9][NC_COLS + NV_W], dz[9][NC_COLS + NV_W], cv[9][NC_COLS + NV_W];
+    double oy[3][NC_COLS + NV_W]; /* 2D bands: the y position (double)ey + o of rows 0 .. 2 (dy = oy - fy) */
 } nv_ccols;
 
 /* nc_offset on lanes */
@@ -649,6 +657,29 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
 #define NV_VECS_DIST(D) \
     NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
 
+/* R for octave k of a layer along a row at y (and t) */
+NV_FN void nv_crow_at(nv_crow *R, int d3, int want_grad, int to_float, const ne_layer *L, int k, double y, double t)
+{
+    const ne_cell *C = &L->cell;
+    int dims = d3 ? 3 : 2;
+    double f = L->freq[k];
+    memset(R->fyz, 0, sizeof R->fyz);
+    R->C = C;
+    R->d3 = d3;
+    R->want_grad = want_grad;
+    R->seed = L->seed[k];
+    R->s = nl_seed(R->seed);
+    R->per = L->period[k];
+    R->f = f;
+    R->qy = y * f;
+    R->qt = t * f;
+    R->j = nl_floor(R->qy, &R->fyz[1]);
+    R->kk = d3 ? nl_floor(R->qt, &R->fyz[2]) : 0;
+    R->myz2 = nv_cell_ring_yz(C, dims, 2, R->fyz);
+    R->myz3 = nv_cell_ring_yz(C, dims, 3, R->fyz);
+    R->out = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
+}
+
 /* One row of cellular noise, as nc_row (to_float 0: doubles, 1: a finished
  * one-octave fbm row in floats, 2 (2D): octave k added into fbm sums, as
  * ne_layer_eval adds it). The row is taken in chunks; a chunk whose
@@ -662,26 +693,12 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                        double x0, double step, double y, double t, double *v, ne_grad g, float *fv, float *fg)
 {
     const ne_cell *C = &L->cell;
-    int dims = d3 ? 3 : 2, nz = d3 ? 3 : 1;
+    int nz = d3 ? 3 : 1;
     double f = L->freq[k];
     nv_ccols ccs;
     nv_crow R;
-    memset(R.fyz, 0, sizeof R.fyz);
-    R.C = C;
-    R.d3 = d3;
-    R.want_grad = want_grad;
-    R.seed = L->seed[k];
-    R.s = nl_seed(R.seed);
-    R.per = L->period[k];
-    R.f = f;
-    R.qy = y * f;
-    R.qt = t * f;
-    R.j = nl_floor(R.qy, &R.fyz[1]);
-    R.kk = d3 ? nl_floor(R.qt, &R.fyz[2]) : 0;
-    R.myz2 = nv_cell_ring_yz(C, dims, 2, R.fyz);
-    R.myz3 = nv_cell_ring_yz(C, dims, 3, R.fyz);
+    nv_crow_at(&R, d3, want_grad, to_float, L, k, y, t);
     R.cc = &ccs;
-    R.out = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
     /* the rows hashed on the shared path (2D: and j +- 2) */
     int rows_ok = d3 ? nv_cell_i32(R.j, 1) && nv_cell_i32(R.kk, 1) : nv_cell_i32(R.j, 2);
     vd vf = vd_set1(f), zero = vd_zero(), inf = vd_set1(INFINITY);
@@ -764,7 +781,237 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
 
-NC_FLOAT_ROWS(nv_cellular2_floatrow, NV_TARGET, nv_cell_row)
+NC_FLOAT_ROWS(nv_cellular2_floatrows, NV_TARGET, nv_cell_row)
+
+/* ---- one-octave 2D tiles, F1: bands of rows ----
+ *
+ * The rows of a tile share their samples' x, so a chunk of columns keeps
+ * its cells' hashes and the samples' fractions for all rows, and the rows
+ * inside one row of cells (a band) see the same 3 x 3 candidate points:
+ * the x term of a candidate's distance, term(fx - cx), is the same double
+ * on each row of the band. A band computes it once per sample and
+ * candidate; a row then pays a load, the combination with the row's y term
+ * and a min (and, with gradients, the first-of-equals blends) per
+ * candidate: the scalar expressions on the same doubles, so the same
+ * numbers. */
+
+/* A chunk's samples (x, fractions, column indices, the x part of the
+ * ring-2 bound: gap^2 euclidean, else gap) and, for a band, the x terms
+ * tx and offsets fx - cx of candidate (ey + 1) * 3 + ex + 1 of the vectors
+ * whose lanes share one cell (vc: its column index, -1: several cells). */
+typedef struct {
+    double x[NC_CHUNK], fx[NC_CHUNK], lc[NC_CHUNK], xb[NC_CHUNK];
+    double tx[9][NC_CHUNK], dxs[9][NC_CHUNK];
+    int vc[NC_CHUNK / NV_W];
+} nv_cband;
+
+/* A band's x terms (the chunk's columns hashed for its rows in cc) */
+NV_FN void nv_cband_x(int dist, int want_grad, nv_cband *B, const nv_ccols *cc, int mc)
+{
+    for (int i = 0; i < mc; i += NV_W) {
+        int c = B->vc[i / NV_W];
+        if (c < 0)
+            continue;
+        vd fx = vd_loadu(B->fx + i);
+        for (int r = 0; r < 3; r++)
+            for (int e = 0; e < 3; e++) {
+                vd dxs = vd_sub(fx, vd_set1(cc->cx[e][r][c - 1 + e]));
+                vd_storeu(&B->tx[r * 3 + e][i], nv_cell_term(dist, dxs));
+                if (want_grad)
+                    vd_storeu(&B->dxs[r * 3 + e][i], dxs);
+            }
+    }
+}
+
+/* A row's y terms and offsets of the band's cells (rows 0 .. 2) */
+NV_FN void nv_ccols_fy(nv_ccols *cc, int dist, int want_grad, int n_cols, double fy)
+{
+    vd vfy = vd_set1(fy);
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < n_cols; c += NV_W) {
+            vd dy = vd_sub(vd_loadu(&cc->oy[r][c]), vfy);
+            vd_storeu(&cc->yz[r][c], nv_cell_term(dist, dy));
+            if (want_grad)
+                vd_storeu(&cc->dy[r][c], dy);
+        }
+}
+
+/* F1 over the 3 x 3 candidates of shared vector i (cell column c), as
+ * nv_cell_one from the band's x terms: D1 and, with gradients, the
+ * winner's offsets (first of equal distances, in key order) */
+NV_FN void nv_cband_one(int dist, int want_grad, nv_win *w, const nv_cband *B, int i, const nv_ccols *cc, int c)
+{
+    const double *tx = &B->tx[0][i];
+    /* candidate 0: the first, D < INFINITY */
+    vd D1 = nv_cell_comb(dist, vd_loadu(tx), vd_set1(cc->yz[0][c - 1]));
+    if (!want_grad) {
+#pragma GCC unroll 8
+        for (int k = 1; k < 9; k++)
+            D1 = vd_min(nv_cell_comb(dist, vd_loadu(tx + k * NC_CHUNK), vd_set1(cc->yz[k / 3][c - 1 + k % 3])), D1);
+        w->D1 = D1;
+        return;
+    }
+    /* the x offset carried as fx - cx and made cx - fx at the end
+     * (nv_cell_one) */
+    const double *dxs = &B->dxs[0][i];
+    vd dx = vd_loadu(dxs), dy = vd_set1(cc->dy[0][c - 1]);
+#pragma GCC unroll 8
+    for (int k = 1; k < 9; k++) {
+        vd D = nv_cell_comb(dist, vd_loadu(tx + k * NC_CHUNK), vd_set1(cc->yz[k / 3][c - 1 + k % 3]));
+        vm m1 = vd_lt(D, D1);
+        D1 = vd_min(D, D1);
+        dx = vd_blend(m1, vd_loadu(dxs + k * NC_CHUNK), dx);
+        dy = vd_blend(m1, vd_set1(cc->dy[k / 3][c - 1 + k % 3]), dy);
+    }
+    w->D1 = D1;
+    w->d1[0] = vd_add(vd_xor_sign(dx), vd_zero());
+    w->d1[1] = dy;
+}
+
+/* The lanes of a band's vector the ring-2 bound leaves (ok 0):
+ * nv_cell_slow */
+static NV_TARGET __attribute__((noinline)) void nv_cband_slow(nv_crow *R, const nv_cband *B, int i, int c, vm ok,
+                                                               vd *val, vd *gv)
+{
+    nv_cell_slow(R, B->x + i, vd_loadu(B->fx + i), vd_loadu(B->lc + i), c, c, ok, val, gv);
+}
+
+/* A band's vector whose lanes are in several cells: nv_cell_vecs on that
+ * vector (its x from B, emitted at c0 + i) */
+static NV_TARGET __attribute__((noinline)) void nv_cband_vec(int dist, int want_grad, nv_crow *R, const nv_cband *B,
+                                                              int c0, int i, int m, float *fv, float *fg)
+{
+    const double *X = B->x + i;
+    if (dist == NOISE_EUCLIDEAN && want_grad)
+        nv_cell_vecs(NOISE_EUCLIDEAN, NOISE_F1, 0, 1, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
+    else if (dist == NOISE_EUCLIDEAN)
+        nv_cell_vecs(NOISE_EUCLIDEAN, NOISE_F1, 0, 0, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
+    else if (dist == NOISE_MANHATTAN)
+        nv_cell_vecs(NOISE_MANHATTAN, NOISE_F1, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
+    else
+        nv_cell_vecs(NOISE_CHEBYSHEV, NOISE_F1, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
+}
+
+/* One row of a band's chunk (samples c0 .. c0 + mc - 1) into the row's
+ * floats */
+NV_FN void nv_cband_row(int dist, int want_grad, nv_crow *R, const nv_cband *B, int c0, int mc, float *fv, float *fg)
+{
+    vd zero = vd_zero();
+    /* the ring-2 bound's y part, as B->xb */
+    vd vmyz = vd_set1(dist == NOISE_EUCLIDEAN ? R->myz2 * R->myz2 : R->myz2);
+    double scale = R->C->scale;
+    for (int i = 0; i < mc; i += NV_W) {
+        int m = mc - i < NV_W ? mc - i : NV_W, c = B->vc[i / NV_W];
+        if (c < 0) {
+            nv_cband_vec(dist, want_grad, R, B, c0, i, m, fv, fg);
+            continue;
+        }
+        nv_win w;
+        vd val, gv[3] = { zero, zero, zero };
+        w.D2 = w.cv1 = w.d1[2] = zero;
+        nv_cband_one(dist, want_grad, &w, B, i, R->cc, c);
+        nv_cell_finish(dist, NOISE_F1, want_grad, 2, &w, scale, &val, gv);
+        /* nv_cell_ring: min(gap^2) is min(gap)^2 (gaps > 0) */
+        vm ok = vd_gt(vd_min(vd_loadu(B->xb + i), vmyz), w.D1);
+        if (!vm_all(ok)) {
+            vd sv = val, sg[3] = { gv[0], gv[1], gv[2] };
+            nv_cband_slow(R, B, i, c, ok, &sv, sg);
+            val = sv;
+            for (int a = 0; a < 3; a++)
+                gv[a] = sg[a];
+        }
+        nv_cell_emit(0, want_grad, 1, &R->out, c0 + i, m, val, gv, NULL, NULL, fv, fg);
+    }
+}
+
+/* The cells lo .. hi of a tile's chunk c0 .. (columns lo - 2 .. hi + 2),
+ * and whether they take nv_cell_row's shared path (mono) */
+NV_FN int nv_cband_cells(int n, int c0, double x0, double step, double f, double *lo, double *hi)
+{
+    int mc = n - c0 < NC_CHUNK ? n - c0 : NC_CHUNK, last = c0 + (mc + NV_W - 1) / NV_W * NV_W - 1;
+    double xa = (x0 + (double)c0 * step) * f, xb = (x0 + (double)last * step) * f;
+    *lo = floor(xa);
+    *hi = floor(xb);
+    return xa >= -2147483646.0 && xb < 2147483645.0 && *hi - *lo + 5 <= NC_COLS;
+}
+
+/* The rows of a tile's chunk c0 .. c0 + mc - 1, band by band */
+static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L, int n, int rows, int c0, double x0,
+                                                                double step, double y0, float *fv, float *fg)
+{
+    const ne_cell *C = &L->cell;
+    int want_grad = fg != NULL, dist = C->distance, mc = n - c0 < NC_CHUNK ? n - c0 : NC_CHUNK;
+    nv_ccols ccs;
+    nv_cband B;
+    nv_crow R;
+    double lo, hi;
+    nv_cband_cells(n, c0, x0, step, L->freq[0], &lo, &hi);
+    vd zero = vd_zero(), vf = vd_set1(L->freq[0]), vlo = vd_set1(lo - 2.0);
+    vd vp = vd_set1(2.0 + C->lo), vn = vd_set1(-2.0 + C->hi);
+    for (int i = 0; i < mc; i += NV_W) {
+        /* as nv_cell_vecs and nv_cell_ring */
+        vd x = vd_mul(nv_row_x(NULL, x0, step, c0 + i, 0), vf);
+        vd fl = vd_floor(x), fx = vd_add(vd_sub(x, fl), zero), lc = vd_sub(fl, vlo);
+        vd mx = vd_min(vd_sub(vp, fx), vd_sub(fx, vn));
+        vi idx = vd_to_vi(lc);
+        vd_storeu(B.x + i, x);
+        vd_storeu(B.fx + i, fx);
+        vd_storeu(B.lc + i, lc);
+        vd_storeu(B.xb + i, dist == NOISE_EUCLIDEAN ? vd_mul(mx, mx) : mx);
+        B.vc[i / NV_W] = vi_all_eq(idx, vi_first(idx)) ? vi_first(idx) : -1;
+    }
+    uint64_t band = 0;
+    for (int r = 0; r < rows; r++) {
+        size_t at = (size_t)r * (size_t)n;
+        nv_crow_at(&R, 0, want_grad, 1, L, 0, y0 + (double)r * step, 0.0);
+        R.cc = &ccs;
+        R.lo = lo;
+        R.n_cols = (int)(hi - lo) + 5;
+        R.a0 = (uint32_t)(int64_t)(lo - 2);
+        R.ring2 = 0;
+        if (r == 0 || R.j != band) {
+            /* the band's cells; their y positions oy as the offsets dy
+             * at fy = 0 (oy - 0 is oy) */
+            for (int ey = 0; ey < 3; ey++) {
+                nv_ccols_row(&ccs, C, R.s, 0, 1, R.a0, R.n_cols, R.j, 0, 0.0, 0, ey, ey - 1, -1);
+                memcpy(ccs.oy[ey], ccs.dy[ey], sizeof ccs.oy[ey]);
+            }
+            nv_cband_x(dist, want_grad, &B, &ccs, mc);
+            band = R.j;
+        }
+        nv_ccols_fy(&ccs, dist, want_grad, R.n_cols, R.fyz[1]);
+        float *rfg = fg ? fg + 2 * at : NULL;
+        if (dist == NOISE_EUCLIDEAN && want_grad)
+            nv_cband_row(NOISE_EUCLIDEAN, 1, &R, &B, c0, mc, fv + at, rfg);
+        else if (dist == NOISE_EUCLIDEAN)
+            nv_cband_row(NOISE_EUCLIDEAN, 0, &R, &B, c0, mc, fv + at, NULL);
+        else if (dist == NOISE_MANHATTAN)
+            nv_cband_row(NOISE_MANHATTAN, want_grad, &R, &B, c0, mc, fv + at, rfg);
+        else
+            nv_cband_row(NOISE_CHEBYSHEV, want_grad, &R, &B, c0, mc, fv + at, rfg);
+    }
+}
+
+/* A 2D one-octave tile (float_row): F1 tiles whose samples grow along
+ * the row and whose chunks and rows of cells are int32 indices (as
+ * nv_cell_row's shared chunks) by bands; others row by row */
+static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
+                                            float *fv, float *fg)
+{
+    double f = L->freq[0], lo, hi;
+    int ok = L->cell.ret == NOISE_F1 && step >= 0 && f > 0 && rows > 1;
+    /* the rows' cells (and +- 2) int32: the first and last row bound them */
+    double ya = floor((y0 + 0.0 * step) * f), yb = floor((y0 + (double)(rows - 1) * step) * f);
+    ok = ok && ya >= (double)INT32_MIN + 2 && yb <= (double)INT32_MAX - 2;
+    for (int c0 = 0; ok && c0 < n; c0 += NC_CHUNK)
+        ok = nv_cband_cells(n, c0, x0, step, f, &lo, &hi);
+    if (!ok) {
+        nv_cellular2_floatrows(L, n, rows, x0, step, y0, fv, fg);
+        return;
+    }
+    for (int c0 = 0; c0 < n; c0 += NC_CHUNK)
+        nv_cband_chunk(L, n, rows, c0, x0, step, y0, fv, fg);
+}
 
 /* 2D fbm octaves added into the sums in the row loop, with gradients (the
  * three sums); values alone keep the driver's sum (acc_values 0) */

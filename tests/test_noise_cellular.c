@@ -406,59 +406,90 @@ static void test_paths_agree(void)
     CHECKF(bad_cfg == 0, "%d of %d configurations differ between paths", bad_cfg, n_cfg);
 }
 
+/* A w x h grid at place (x0, y0, step) on path p against the scalar
+ * path: 1 when the values with gradients, or alone, differ (buf: 8 w h
+ * floats). */
+static int grid_differs(const noise_spec *s, noise_simd p, const double *pl, int w, int h, float *buf)
+{
+    size_t n = (size_t)w * (size_t)h;
+    float *rv = buf, *rg = rv + n, *ro = rg + 2 * n, *gv = ro + n, *gg = gv + n, *go = gg + 2 * n;
+    noise_simd_set(NOISE_SIMD_SCALAR);
+    noise_eval_grid(s, pl[0], pl[1], pl[2], w, h, rv, rg);
+    noise_eval_grid(s, pl[0], pl[1], pl[2], w, h, ro, NULL);
+    noise_simd_set(p);
+    noise_eval_grid(s, pl[0], pl[1], pl[2], w, h, gv, gg);
+    noise_eval_grid(s, pl[0], pl[1], pl[2], w, h, go, NULL);
+    return memcmp(rv, gv, sizeof(float) * n) != 0 || memcmp(rg, gg, sizeof(float) * 2 * n) != 0 ||
+           memcmp(ro, go, sizeof(float) * n) != 0;
+}
+
+/* 300-wide grids of h rows at places[0 .. n_pl) (x0, y0, step), every
+ * configuration (bands: 2D F1 only, one octave; else place 2 also 4
+ * octaves): every vector path gives the scalar path's bytes, values with
+ * gradients and alone. */
+static void rows_agree(const char *name, const double (*places)[3], int n_pl, int h, int bands)
+{
+    enum { W = 300 };
+    noise_simd best = noise_simd_active();
+    float *buf = malloc(sizeof(float) * 8 * W * (size_t)h);
+    int n_cfg = 0, bad_cfg = 0;
+    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
+        if (!tn_path_ok((noise_simd)p)) {
+            printf("# %s: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n", name,
+                   noise_simd_name((noise_simd)p));
+            continue;
+        }
+        for (int c = 0; c < N_CFG; c++) {
+            cfg k = cfg_of(c);
+            if (bands && (k.d3 || k.ret != NOISE_F1))
+                continue;
+            for (int pl = 0; pl < n_pl; pl++)
+                for (int oct = 1; oct <= (pl == 2 && !bands ? 4 : 1); oct += 3) {
+                    noise_spec s;
+                    cfg_spec(&s, k, (uint32_t)(c * (bands ? 5 : 7) + pl));
+                    s.octaves = oct;
+                    n_cfg++;
+                    if (grid_differs(&s, (noise_simd)p, places[pl], W, h, buf) && bad_cfg++ < 8)
+                        fprintf(stderr, "  %s: %s %s %s jitter %g place %d, %d octaves: differs from scalar\n",
+                                noise_simd_name((noise_simd)p), k.d3 ? "3D" : "2D", dist_names[k.dist],
+                                ret_names[k.ret], k.jitter, pl, oct);
+                }
+        }
+        printf("# %s: %s ran against scalar\n", name, noise_simd_name((noise_simd)p));
+    }
+    noise_simd_set(best);
+    free(buf);
+    printf("# %s: %d configurations compared\n", name, n_cfg);
+    CHECKF(bad_cfg == 0, "%s: %d of %d configurations differ between paths", name, bad_cfg, n_cfg);
+}
+
 /* Rows wider than the vector loops' chunks (128 samples) and the fill's
  * (256), at scales from 16 samples per cell to 1.7 cells per sample, a
- * decreasing row (negative step) and 2 and 4 octaves: every vector path
- * gives the scalar path's bytes, values with gradients and alone. */
+ * decreasing row (negative step) and 2 and 4 octaves. */
 static void test_wide_rows(void)
 {
     static const double places[][3] = { { -3.3, 2.1, 1.0 / 16 }, { 0.0, 5.5, 0.1 }, { 12.25, -7.75, 0.37 },
                                         { -1e6, 2e6, 0.95 }, { 3.1, -2.2, 1.7 }, { 40.0, 1.5, -0.3 } };
-    enum { W = 300, H = 2 };
-    noise_simd best = noise_simd_active();
-    float *rv = malloc(sizeof(float) * W * H), *rg = malloc(sizeof(float) * 2 * W * H);
-    float *gv = malloc(sizeof(float) * W * H), *gg = malloc(sizeof(float) * 2 * W * H);
-    float *ro = malloc(sizeof(float) * W * H), *go = malloc(sizeof(float) * W * H);
-    int n_cfg = 0, bad_cfg = 0;
-    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# wide rows: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
-            continue;
-        }
-        for (int c = 0; c < N_CFG; c++)
-            for (int pl = 0; pl < 6; pl++)
-                for (int oct = 1; oct <= (pl == 2 ? 4 : 1); oct += 3) {
-                    noise_spec s;
-                    cfg_spec(&s, cfg_of(c), (uint32_t)(c * 7 + pl));
-                    s.octaves = oct;
-                    noise_simd_set(NOISE_SIMD_SCALAR);
-                    noise_eval_grid(&s, places[pl][0], places[pl][1], places[pl][2], W, H, rv, rg);
-                    noise_eval_grid(&s, places[pl][0], places[pl][1], places[pl][2], W, H, ro, NULL);
-                    noise_simd_set((noise_simd)p);
-                    noise_eval_grid(&s, places[pl][0], places[pl][1], places[pl][2], W, H, gv, gg);
-                    noise_eval_grid(&s, places[pl][0], places[pl][1], places[pl][2], W, H, go, NULL);
-                    n_cfg++;
-                    if (memcmp(rv, gv, sizeof(float) * W * H) != 0 || memcmp(rg, gg, sizeof(float) * 2 * W * H) != 0 ||
-                        memcmp(ro, go, sizeof(float) * W * H) != 0) {
-                        cfg k = cfg_of(c);
-                        if (bad_cfg++ < 8)
-                            fprintf(stderr, "  %s: %s %s %s jitter %g place %d, %d octaves: differs from scalar\n",
-                                    noise_simd_name((noise_simd)p), k.d3 ? "3D" : "2D", dist_names[k.dist],
-                                    ret_names[k.ret], k.jitter, pl, oct);
-                    }
-                }
-        printf("# wide rows: %s ran against scalar\n", noise_simd_name((noise_simd)p));
-    }
-    noise_simd_set(best);
-    free(rv);
-    free(rg);
-    free(gv);
-    free(gg);
-    free(ro);
-    free(go);
-    printf("# wide rows: %d configurations compared\n", n_cfg);
-    CHECKF(bad_cfg == 0, "%d of %d wide-row configurations differ between paths", bad_cfg, n_cfg);
+    rows_agree("wide rows", places, 6, 2, 0);
+}
+
+/* One-octave 2D F1 tiles taller than a row of cells go through their rows
+ * band by band (the rows inside one row of cells share their candidates'
+ * x terms): across band changes, chunk edges, vectors across a cell border
+ * (origins off the lattice), lanes past the ring-2 bound, at 16 to 1/0.95
+ * samples per cell, next to the int32 lattice edge (the first rows past
+ * it: the row by row loop) and decreasing (negative step). */
+static void test_bands(void)
+{
+    static const double places[][3] = { { 1000.0 + 1.0 / 32, -2000.0 + 1.0 / 32, 1.0 / 16 },
+                                        { -3.3, 2.1, 1.0 / 16 },
+                                        { 0.41, -7.9, 1.0 / 3 },
+                                        { 12.25, -7.75, 0.037 },
+                                        { -1e6, 2e6, 0.95 },
+                                        { 2147483600.0, -2147483620.0, 0.9 },
+                                        { 5.0, -2147483647.3, 1.0 / 8 },
+                                        { 40.0, 1.5, -0.3 } };
+    rows_agree("bands", places, 8, 40, 1);
 }
 
 /* ---- gradients against central differences ---- */
@@ -614,6 +645,7 @@ int main(void)
     RUN(test_brute_force);
     RUN(test_paths_agree);
     RUN(test_wide_rows);
+    RUN(test_bands);
     RUN_PATHS(test_grid_batch_point);
     RUN(test_gradients_fd); /* points: the scalar kernel on every path */
     RUN_PATHS(test_cell_and_centres);
