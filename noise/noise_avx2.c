@@ -169,6 +169,7 @@ NV_FN vi vi2_hi(vi2 v) { return v.h; }
  * path's CPUs beat a gather instruction and computing the entry (a
  * divide). */
 #define NV_TABLES 1
+#define NV_PTS_TABLES 1 /* the batch blocks too */
 #define NV_AT(t, o) ((const double *)(const void *)((const char *)(t) + (o)))
 NV_FN __m256d nv_table1_4(const double *t, const uint32_t *off)
 {

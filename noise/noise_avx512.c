@@ -83,8 +83,42 @@ NV_FN vi2 vi2_join(vi lo, vi hi) { return _mm512_inserti64x4(_mm512_castsi256_si
 NV_FN vi vi2_lo(vi2 v) { return _mm512_castsi512_si256(v); }
 NV_FN vi vi2_hi(vi2 v) { return _mm512_extracti64x4_epi64(v, 1); }
 
-/* Table entries are computed (value, diamond) or gathered (simplex). */
+/* Table entries are computed (value, diamond) or gathered (simplex) in
+ * the row kernels: a grid row's vectors hash once per cell and the
+ * arithmetic hides in the blend. A batch of points (noise_vec.h's two-pass
+ * blocks, NV_PTS_TABLES) reads them by loads, as noise_avx2.c does, from
+ * byte offsets stored by its first pass: per point the entries are all
+ * there is besides the blend, and on Zen 5 loads and one unpack per pair
+ * of vectors beat both computing the entry and a gather instruction
+ * (BENCHMARKS.md, "Batches and single points"). */
 #define NV_TABLES 0
+#define NV_PTS_TABLES 1
+#define NV_AT(t, o) ((const double *)(const void *)((const char *)(t) + (o)))
+/* two entries of a [256] table, at byte offsets a and b, in one register */
+NV_FN __m128d nv_table1_2(const double *t, uint32_t a, uint32_t b)
+{
+    return _mm_loadh_pd(_mm_load_sd(NV_AT(t, a)), NV_AT(t, b));
+}
+NV_FN __m256d nv_join2(__m128d lo, __m128d hi) { return _mm256_insertf128_pd(_mm256_castpd128_pd256(lo), hi, 1); }
+NV_FN __m512d nv_join4(__m256d lo, __m256d hi) { return _mm512_insertf64x4(_mm512_castpd256_pd512(lo), hi, 1); }
+NV_FN vd vd_table1(const double *t, const uint32_t *off)
+{
+    return nv_join4(nv_join2(nv_table1_2(t, off[0], off[1]), nv_table1_2(t, off[2], off[3])),
+                    nv_join2(nv_table1_2(t, off[4], off[5]), nv_table1_2(t, off[6], off[7])));
+}
+/* Entries of a [256][2] table: the pairs of lanes 0, 2, 4, 6 in one
+ * register and of lanes 1, 3, 5, 7 in another, so one unpack per
+ * coordinate puts lane l's first (second) double in lane l of a (b). */
+NV_FN __m128d nv_pair(const double *t, uint32_t o) { return _mm_loadu_pd(NV_AT(t, o)); }
+NV_FN void vd_table2(const double *t, const uint32_t *off, vd *a, vd *b)
+{
+    __m512d even = nv_join4(nv_join2(nv_pair(t, off[0]), nv_pair(t, off[2])),
+                            nv_join2(nv_pair(t, off[4]), nv_pair(t, off[6])));
+    __m512d odd = nv_join4(nv_join2(nv_pair(t, off[1]), nv_pair(t, off[3])),
+                           nv_join2(nv_pair(t, off[5]), nv_pair(t, off[7])));
+    *a = _mm512_unpacklo_pd(even, odd);
+    *b = _mm512_unpackhi_pd(even, odd);
+}
 /* each lane rounded to float and back (the article's float variables) */
 NV_FN vd vd_round_f(vd v) { return _mm512_cvtps_pd(_mm512_cvtpd_ps(v)); }
 

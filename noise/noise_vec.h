@@ -19,8 +19,9 @@
  * types vd (doubles), vi (32-bit ints, NV_W lanes), vi2 (2 * NV_W of them),
  * vm (a lane mask), NV_TABLES (1: read the corner tables by loads, with
  * vd_table1/vd_table2, which take each lane's byte offset into the table;
- * 0: compute or gather them), and the operations used
- * below.
+ * 0: compute or gather them), NV_PTS_TABLES (the same choice for the
+ * point batches' blocks alone; 1 needs vd_table1/vd_table2), and the
+ * operations used below.
  */
 #ifndef NOISE_VEC_H
 #define NOISE_VEC_H
@@ -930,9 +931,9 @@ NV_FN void nv_acc(int want_grad, int acc, const ne_layer *L, int k, vd val, vd d
  * lattices where the path reads its tables by loads (two passes, below),
  * else 1. */
 #define NV_PB 4
-#define NV_BLOCK(lat) (NV_TABLES && (lat) != NV_IMP2 ? NV_PB : 1)
+#define NV_BLOCK(lat) (NV_PTS_TABLES && (lat) != NV_IMP2 ? NV_PB : 1)
 
-#if NV_TABLES
+#if NV_PTS_TABLES
 /* nv_index_ok of both floors, from their truncations to int32 (needed for
  * the hashes anyway): a floor outside the int32 range, or NaN, truncates
  * to INT32_MIN, and INT32_MAX + 1 would not be an int32; lanes at either
@@ -1060,7 +1061,7 @@ NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, in
 NV_FN void nv_octave_block(int lat, int mode, int want_grad, int acc, int nb, const ne_layer *L, int k,
                            const vd *X, const vd *Y, vd *val, vd *g0, vd *g1)
 {
-#if NV_TABLES
+#if NV_PTS_TABLES
     if (lat == NV_SQ2) {
         nv_sq2_block(mode, want_grad, acc, L, k, X, Y, val, g0, g1);
         return;
