@@ -475,12 +475,12 @@ const ne_base_table ne_bases_scalar = {
 /* ---- field setup ---- */
 
 /* The scalar loops, with the active path's vector twins where it has them
- * (not for periodic layers: the vector loops wrap no indices). */
+ * (for periodic layers only where they wrap the indices: ne_base.wraps). */
 static ne_base ne_pick_base(int kind, int variant, int d3, int periodic)
 {
     ne_base b = ne_bases_scalar[kind][variant][d3];
     const ne_base_table *vt = ne_active_bases();
-    if (vt && vt != &ne_bases_scalar && !periodic) {
+    if (vt && vt != &ne_bases_scalar && (!periodic || (*vt)[kind][variant][d3].wraps)) {
         const ne_base *v = &(*vt)[kind][variant][d3];
         if (v->row_v) b.row_v = v->row_v;
         if (v->row_g) b.row_g = v->row_g;

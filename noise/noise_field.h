@@ -63,6 +63,7 @@ typedef struct {
     int acc_values;            /* 1: row_acc also for fbm values alone */
     ne_float_row_fn float_row; /* NULL: through doubles */
     ne_fbm_pts_fn fbm_pts;     /* NULL: the chunked per-octave loops */
+    int wraps;                 /* vector loops: 1 if they take periodic layers (L->period) */
 } ne_base;
 
 /* [kind][variant][d3]. The variant is the lattice for value (NOISE_SQUARE,

@@ -80,6 +80,42 @@ NV_FN void nv_hash4(vi s, vi i, vi j, vi2 h[2])
     h[1] = nv2_avalanche(nv2_eat_sum(vi2_add(hi, vi2_join(jc, jc))));
 }
 
+/* A periodic octave's lattice indices (per cells, per > 0): w0 = nl_wrap(fl,
+ * per) and w1 = nl_wrap(fl + 1, per) of integral lanes fl (|fl| < 2^52), as
+ * doubles in [0, per). fl - per * floor(fl * (1 / per)) is exact (integers
+ * below 2^53) and in [-per, 2 per): the rounded quotient's floor is at
+ * most one off, which one correction either way undoes. */
+NV_FN void nv_wrap2(vd fl, uint32_t per, vd *w0, vd *w1)
+{
+    vd p = vd_set1((double)per), zero = vd_zero();
+    vd r = vd_sub(fl, vd_mul(p, vd_floor(vd_mul(fl, vd_set1(1.0 / (double)per)))));
+    r = vd_blend(vd_lt(r, zero), vd_add(r, p), r);
+    r = vd_blend(vd_ge(r, p), vd_sub(r, p), r);
+    vd r1 = vd_add(r, vd_set1(1.0));
+    *w0 = r;
+    *w1 = vd_blend(vd_ge(r1, p), zero, r1);
+}
+
+/* nv_hash4 of the floors fx, fy (i, j: their int32 truncations) with the
+ * period per (0: none): each corner's index wrapped first, i + 1 and j + 1
+ * after adding the 1, as nk_sq2p hashes them. A wrapped index is in [0,
+ * per), an int32, so nl_eat64 eats its low word only. */
+NV_FN void nv_hash4p(vi s, vi i, vi j, vd fx, vd fy, uint32_t per, vi2 h[2])
+{
+    if (!per) {
+        nv_hash4(s, i, j, h);
+        return;
+    }
+    vd i0, i1, j0, j1;
+    nv_wrap2(fx, per, &i0, &i1);
+    nv_wrap2(fy, per, &j0, &j1);
+    vi2 hi = nv2_eat_sum(vi2_join(vi_add(s, nv_mulc(vd_to_vi(i0))), vi_add(s, nv_mulc(vd_to_vi(i1)))));
+    vi jc = nv_mulc(vd_to_vi(j0));
+    h[0] = nv2_avalanche(nv2_eat_sum(vi2_add(hi, vi2_join(jc, jc))));
+    jc = nv_mulc(vd_to_vi(j1));
+    h[1] = nv2_avalanche(nv2_eat_sum(vi2_add(hi, vi2_join(jc, jc))));
+}
+
 /* Lanes whose floor lies in [-2^31, 2^31 - 2]: the index and index + 1 are
  * int32, where nl_eat64 eats the low word only. False for NaN. */
 NV_FN vm nv_index_ok(vd fl)
@@ -272,16 +308,16 @@ NV_FN void nv_sq2_perlin_half(uint32_t off[4][NV_W], int k, vd tx, vd ty, vd *va
 }
 #endif
 
-/* nk_sq2 on every lane; returns 0 (computing nothing) if a lane needs the
- * scalar kernel. */
-NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+/* nk_sq2p on every lane (per: cells per period, 0: none); returns 0
+ * (computing nothing) if a lane needs the scalar kernel. */
+NV_FN int nv_sq2(int mode, int want_grad, uint32_t seed, uint32_t per, vd x, vd y, vd *val, vd *g0, vd *g1)
 {
     vd fx = vd_floor(x), fy = vd_floor(y);
     if (!vm_all(vm_and(nv_index_ok(fx), nv_index_ok(fy))))
         return 0;
     vd tx = nv_frac(x, fx), ty = nv_frac(y, fy);
     vi2 h[2];
-    nv_hash4(vi_set1((int)nl_seed(seed)), vd_to_vi(fx), vd_to_vi(fy), h);
+    nv_hash4p(vi_set1((int)nl_seed(seed)), vd_to_vi(fx), vd_to_vi(fy), fx, fy, per, h);
 #if defined(NV_HALVES) && NV_TABLES
     if (mode == NK_MODE_PERLIN && want_grad) {
         uint32_t off[4][NV_W]; /* nv_table2's byte offsets, corners as nv_sq2_cell's */
@@ -808,31 +844,36 @@ NV_FN void nv_improved_pts(int d3, int want_grad, const ne_layer *L, int k, int 
 
 enum { NV_SQ2 = 0, NV_TRI2 = 1 };
 
-NV_FN int nv_kernel2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+/* per: the square lattice's period in cells (0: none); the triangle
+ * lattice has none */
+NV_FN int nv_kernel2(int lat, int mode, int want_grad, uint32_t seed, uint32_t per, vd x, vd y, vd *val, vd *g0,
+                     vd *g1)
 {
     if (lat == NV_SQ2)
-        return nv_sq2(mode, want_grad, seed, x, y, val, g0, g1);
+        return nv_sq2(mode, want_grad, seed, per, x, y, val, g0, g1);
     return nv_tri2(mode, want_grad, seed, x, y, val, g0, g1);
 }
 
-NV_FN double nv_scalar2(int lat, int mode, int want_grad, uint32_t seed, double x, double y, double *g)
+NV_FN double nv_scalar2(int lat, int mode, int want_grad, uint32_t seed, uint32_t per, double x, double y,
+                        double *g)
 {
     if (lat == NV_SQ2)
-        return nk_sq2(mode, seed, x, y, want_grad, g);
+        return nk_sq2p(mode, seed, per, x, y, want_grad, g);
     return nk_tri2(mode, seed, x, y, want_grad, g);
 }
 
 /* nv_kernel2, or lane by lane the scalar kernel where it cannot run */
-NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y, vd *val, vd *g0, vd *g1)
+NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, uint32_t per, vd x, vd y, vd *val, vd *g0,
+                    vd *g1)
 {
-    if (nv_kernel2(lat, mode, want_grad, seed, x, y, val, g0, g1))
+    if (nv_kernel2(lat, mode, want_grad, seed, per, x, y, val, g0, g1))
         return;
     double X[NV_W], Y[NV_W], V[NV_W], G0[NV_W], G1[NV_W];
     vd_storeu(X, x);
     vd_storeu(Y, y);
     for (int l = 0; l < NV_W; l++) {
         double gd[2] = { 0, 0 };
-        V[l] = nv_scalar2(lat, mode, want_grad, seed, X[l], Y[l], gd);
+        V[l] = nv_scalar2(lat, mode, want_grad, seed, per, X[l], Y[l], gd);
         G0[l] = gd[0];
         G1[l] = gd[1];
     }
@@ -845,14 +886,14 @@ NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, vd x, vd y,
 NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
                    const double *ys, double y, double *v, ne_grad g)
 {
-    uint32_t seed = L->seed[k];
+    uint32_t seed = L->seed[k], per = L->period[k];
     double f = L->freq[k], qy = y * f;
     vd vf = vd_set1(f), vqy = vd_set1(qy);
     int i = 0;
     for (; i + NV_W <= n; i += NV_W) {
         vd val, g0 = vd_zero(), g1 = vd_zero();
-        nv_eval2(lat, mode, want_grad, seed, vd_mul(vd_loadu(xs + i), vf), ys ? vd_mul(vd_loadu(ys + i), vf) : vqy,
-                 &val, &g0, &g1);
+        nv_eval2(lat, mode, want_grad, seed, per, vd_mul(vd_loadu(xs + i), vf),
+                 ys ? vd_mul(vd_loadu(ys + i), vf) : vqy, &val, &g0, &g1);
         vd_storeu(v + i, val);
         if (want_grad) {
             vd_storeu(g[0] + i, g0);
@@ -861,7 +902,7 @@ NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, i
     }
     for (; i < n; i++) {
         double gd[2];
-        v[i] = nv_scalar2(lat, mode, want_grad, seed, xs[i] * f, ys ? ys[i] * f : qy, gd);
+        v[i] = nv_scalar2(lat, mode, want_grad, seed, per, xs[i] * f, ys ? ys[i] * f : qy, gd);
         if (want_grad) {
             g[0][i] = gd[0];
             g[1][i] = gd[1];
@@ -884,7 +925,7 @@ NV_FN void nv_octave2(int lat, int mode, int want_grad, const ne_layer *L, int k
     x = vd_mul(x, f);
     y = vd_mul(y, f);
     if (lat != NV_IMP2) {
-        nv_eval2(lat, mode, want_grad, L->seed[k], x, y, val, g0, g1);
+        nv_eval2(lat, mode, want_grad, L->seed[k], L->period[k], x, y, val, g0, g1);
         return;
     }
     vd g[3];
@@ -968,7 +1009,7 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
         ps.tx[b] = nv_frac(x, fx);
         ps.ty[b] = nv_frac(y, fy);
         vi2 h[2];
-        nv_hash4(s, i, j, h);
+        nv_hash4p(s, i, j, fx, fy, L->period[k], h);
         vi_storeu(ps.off[b][0], vi_shl(nv_byte(vi2_lo(h[0])), shift));
         vi_storeu(ps.off[b][1], vi_shl(nv_byte(vi2_lo(h[1])), shift));
         vi_storeu(ps.off[b][2], vi_shl(nv_byte(vi2_hi(h[0])), shift));
@@ -997,7 +1038,8 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
             nv_sq2_cell_of(mode, want_grad, e, ty, nv_fade(ty), nv_dfade(ty), &c);
             v = nv_sq2_sample(mode, want_grad, &c, ps.tx[b], &d0, &d1);
         } else {
-            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], L->period[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0,
+                     &d1);
         }
         nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
     }
@@ -1049,7 +1091,7 @@ NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, in
             }
             v = nv_tri2_blend(mode, want_grad, c[0], c[1], c[1], c[2], ps.fx[b], ps.fy[b], &d0, &d1);
         } else {
-            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], 0, vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
         }
         nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
     }
@@ -1562,7 +1604,7 @@ NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *
             val = nv_tri2_chain_blend(mode, want_grad, ch, pkc[i / NV_W], vd_loadu(pdk + i), vd_loadu(pfx + i),
                                       vd_loadu(pfy + i), &g0, &g1);
         else
-            nv_eval2(NV_TRI2, mode, want_grad, seed, vd_loadu(xq + i), vd_set1(qy), &val, &g0, &g1);
+            nv_eval2(NV_TRI2, mode, want_grad, seed, 0, vd_loadu(xq + i), vd_set1(qy), &val, &g0, &g1);
         nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
     }
 }
@@ -1746,15 +1788,15 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                         const nv_sq2_cols *cc, int j_ok, uint64_t j, double qy, double ty, double sy, double dsy,
                         int n, const double *xs, double x0, double step, double *v, ne_grad g, float *fv, float *fg)
 {
-    uint32_t seed = L->seed[k], s = nl_seed(seed);
+    uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
     int c0 = cc->c0, m = cc->m;
     vd vqy = vd_set1(qy);
     if (!cc->share || !j_ok) {
         vd vf = vd_set1(L->freq[k]);
         for (int i = 0; i < m; i += NV_W) {
             vd val, g0 = vd_zero(), g1 = vd_zero();
-            nv_eval2(NV_SQ2, mode, want_grad, seed, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val, &g0,
-                     &g1);
+            nv_eval2(NV_SQ2, mode, want_grad, seed, per, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
+                     &g0, &g1);
             nv_emit_o(want_grad, to_float, o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
         }
         return;
@@ -1768,11 +1810,19 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     double lo = cc->lo;
     int n_cells = cc->n_cells;
     uint32_t ca[NV_ROW_CELLS + 2 * NV_W], cb[NV_ROW_CELLS + 2 * NV_W];
-    /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) * PRIME_C */
+    /* (column, j) and (column, j + 1) side by side: j * PRIME_C, (j + 1) *
+     * PRIME_C; periodic, each index wrapped (nk_sq2p): j and j + 1 here,
+     * the columns below (lo is an int32, the chunk's columns too) */
     vi vs = vi_set1((int)s);
-    vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j * NL_PRIME_C)), vi_set1((int)((uint32_t)(j + 1) * NL_PRIME_C)));
+    uint64_t j0 = nl_wrap(j, per), j1 = nl_wrap(j + 1, per);
+    vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j0 * NL_PRIME_C)), vi_set1((int)((uint32_t)j1 * NL_PRIME_C)));
     for (int c = 0; c < n_cells + NV_W; c += NV_W) {
         vi col = vi_add(vi_set1((int)lo + c), vi_iota());
+        if (per) {
+            vd w0, w1;
+            nv_wrap2(vd_add(vd_set1(lo + c), vd_iota()), per, &w0, &w1);
+            col = vd_to_vi(w0);
+        }
         vi h = nv_eat(vs, col);
         vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
         vi_storeu(ca + c, vi2_lo(hh));
@@ -2090,7 +2140,8 @@ NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
 
 #include "noise_cellular_vec.h"
 
-#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
+/* the square lattice's loops wrap periodic layers' indices (wraps 1) */
+#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm, 1 }
 #define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
 #define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
 /* improved noise's 2D slice: the 3D loops and fbm at points */

@@ -318,6 +318,83 @@ static void test_paths_agree(void)
     CHECKF(bad == 0, "%d of %d periodic configurations differ between paths", bad, compared);
 }
 
+/* The vector paths wrap the square lattice's indices themselves (value and
+ * perlin): bit for bit the scalar path's numbers at the wrap's edges:
+ * periods of 1, 3, 1000003 and 2^30 cells (the largest), windows that
+ * straddle a multiple of the period, and windows next to either end of
+ * the int32 lattice range, where the vector code still runs; grids wider
+ * than a row chunk (300 samples) with cells shared (step 1/16) and not
+ * (step 0.9), 1 and 4 octaves, gradients, and 2D batches of 70 points. */
+static void test_wrap_edges(void)
+{
+    static const noise_kind kinds[] = { NOISE_VALUE, NOISE_PERLIN };
+    static const double cells[] = { 1, 3, 1000003, 1073741824.0 };
+    enum { W = 300, H = 3, NP = 70 };
+    static float rv[W * H], rg[2 * W * H], gv[W * H], gg[2 * W * H];
+    static double pts[2 * NP], rpv[NP], rpg[2 * NP], gpv[NP], gpg[2 * NP];
+    noise_simd best = noise_simd_active();
+    int bad = 0, compared = 0;
+    for (int path = 1; path < NOISE_SIMD_COUNT; path++) {
+        if (!tn_path_ok((noise_simd)path)) {
+            printf("# wrap edges: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
+                   noise_simd_name((noise_simd)path));
+            continue;
+        }
+        for (int kk = 0; kk < 2; kk++)
+            for (int c = 0; c < 4; c++)
+                for (int at = 0; at < 4; at++)
+                    for (int oct = 1; oct <= 4; oct += 3) {
+                        noise_spec s;
+                        noise_spec_default(&s, kinds[kk], 5 + (uint32_t)c);
+                        s.octaves = oct;
+                        s.frequency = 1.0;
+                        /* octave k has cells * 2^k cells: keep the last within the maximum */
+                        s.period = cells[c] == 1073741824.0 && oct > 1 ? cells[c] / 8 : cells[c];
+                        double P = s.period;
+                        /* around 0, a multiple of the period, and the int32 range's ends */
+                        double x0 = at == 0   ? -3.3
+                                    : at == 1 ? 7 * P - 2.7
+                                    : at == 2 ? -2147483648.0 + 0.4
+                                              : 2147483647.0 - 19.5,
+                               y0 = at == 3 ? -2147483648.0 + 1.1 : at == 2 ? 2147483600.0 : -P - 0.6;
+                        /* the period is in effect: a point and the point a period nearer 0 (the
+                         * shift is exact) agree bit for bit */
+                        double p1[2] = { x0 + 0.3, y0 + 0.2 }, p2[2] = { x0 + 0.3 + (x0 < 0 ? P : -P), y0 + 0.2 };
+                        double g1[2], g2[2];
+                        double v1 = noise_eval_point(&s, p1, 2, g1, NULL), v2 = noise_eval_point(&s, p2, 2, g2, NULL);
+                        if (memcmp(&v1, &v2, sizeof v1) != 0 || memcmp(g1, g2, sizeof g1) != 0) {
+                            fprintf(stderr, "  %s, period %.0f, window %d: does not repeat\n",
+                                    noise_kind_name(kinds[kk]), P, at);
+                            bad++;
+                        }
+                        for (int st = 0; st < 2; st++) {
+                            double step = st ? 0.9 : 1.0 / 16;
+                            for (int i = 0; i < NP; i++) {
+                                pts[2 * i] = x0 + (double)((i * 37) % NP) * step * 4;
+                                pts[2 * i + 1] = y0 + (double)((i * 11) % NP) * step;
+                            }
+                            for (int pass = 0; pass < 2; pass++) {
+                                noise_simd_set(pass ? (noise_simd)path : NOISE_SIMD_SCALAR);
+                                noise_eval_grid(&s, x0, y0, step, W, H, pass ? gv : rv, pass ? gg : rg);
+                                noise_eval_points(&s, NP, pts, 2, pass ? gpv : rpv, pass ? gpg : rpg);
+                            }
+                            int differ = memcmp(rv, gv, sizeof rv) != 0 || memcmp(rg, gg, sizeof rg) != 0 ||
+                                         memcmp(rpv, gpv, sizeof rpv) != 0 || memcmp(rpg, gpg, sizeof rpg) != 0;
+                            if (differ)
+                                fprintf(stderr, "  %s: %s, period %.0f, window %d, %d octaves, step %g differ\n",
+                                        noise_simd_name((noise_simd)path), noise_kind_name(kinds[kk]), P, at, oct,
+                                        step);
+                            bad += differ;
+                            compared++;
+                        }
+                    }
+        printf("# wrap edges: %s ran against scalar\n", noise_simd_name((noise_simd)path));
+    }
+    noise_simd_set(best);
+    printf("# %d wrap-edge configurations compared\n", compared);
+    CHECKF(bad == 0, "%d of %d wrap-edge configurations differ between paths", bad, compared);
+}
+
 /* ---- goldens of periodic fields (as test_noise_golden.c: FNV-1a of a
  * 256 x 256 grid's floats, values and gradients; the same window and
  * frequency 0.75, so periods 4, 8, 16 are 3, 6, 12 cells). New in
@@ -405,6 +482,7 @@ static void test_goldens(void)
 int main(void)
 {
     RUN(test_paths_agree);
+    RUN(test_wrap_edges);
     RUN_PATHS(test_repeats);
     RUN_PATHS(test_no_seam);
     RUN_PATHS(test_plain_inside);
