@@ -215,7 +215,7 @@ deps-bench: $(BUILD)/.deps-bench
 
 # ---- benchmarks, release flags (BENCHMARKS.md) ----
 # Tile rendering and PNG encoding against libpng's defaults.
-$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/fastz.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
+$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/fastz.o $(BUILD)/rel/server/scratch.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
 
@@ -254,7 +254,7 @@ bench-noise: deps-bench
 	$(BUILD)/bench/bench_noise
 
 # A grid's encodings against the bare noise_eval_grid fill of its window.
-GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o render.o pngenc.o fastz.o failalloc.o)
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o render.o pngenc.o fastz.o scratch.o failalloc.o)
 $(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)

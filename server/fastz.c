@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "failalloc.h"
+#include "scratch.h"
 
 #define N_LITLEN 286
 #define N_DIST 30
@@ -261,7 +262,7 @@ size_t fastz_compress(const unsigned char *data, size_t n, unsigned char *out)
         len_sym[len] = (uint8_t)s;
     }
 
-    uint16_t *tokens = failalloc_malloc((n ? n : 1) * sizeof *tokens);
+    uint16_t *tokens = scratch_take(SCRATCH_TOKENS, (n ? n : 1) * sizeof *tokens);
     if (!tokens)
         return 0;
     uint32_t lit_freq[N_LITLEN] = {0}, dist_freq[N_DIST] = {0}, n_runs = 0;
@@ -378,6 +379,6 @@ size_t fastz_compress(const unsigned char *data, size_t n, unsigned char *out)
     *p++ = (unsigned char)(adler >> 16);
     *p++ = (unsigned char)(adler >> 8);
     *p++ = (unsigned char)adler;
-    free(tokens);
+    scratch_give(SCRATCH_TOKENS, tokens);
     return (size_t)(p - out);
 }

@@ -34,11 +34,14 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* Blocks of 64 KiB and more (request bodies, batch arrays and answers,
-     * tile scratch) come straight from mmap and go back to the system when
-     * freed: a burst of large batches leaves no heap behind (BENCHMARKS.md,
-     * "Render pool"). Fixing the threshold also stops glibc from raising it
-     * after the first such free, which would send later blocks to the heap. */
+    /* Blocks of 64 KiB and more (request bodies, batch arrays and answers)
+     * come straight from mmap and go back to the system when freed: a burst
+     * of large batches leaves no heap behind (BENCHMARKS.md, "Render pool").
+     * Fixing the threshold also stops glibc from raising it after the first
+     * such free, which would send later blocks to the heap. A tile's working
+     * arrays are the exception: each render thread keeps its own between
+     * tiles (scratch.h), since fresh pages per tile cost more than the
+     * noise. */
     mallopt(M_MMAP_THRESHOLD, 64 * 1024);
 
     /* Block the stop signals and SIGHUP before any thread starts, so every

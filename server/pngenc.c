@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "failalloc.h"
+#include "scratch.h"
 #include "fastz.h"
 
 /* Settings, chosen with `bench_tiles --explore` (BENCHMARKS.md, "Tiles:
@@ -139,7 +140,7 @@ static int encode_fastz(const unsigned char *pixels, int width, int height, size
 {
     size_t row = (size_t)width * (size_t)bpp, raw_size = (row + 1) * (size_t)height;
     int filter_type = filter == PNG_FILTER_UP ? 2 : filter == PNG_FILTER_SUB ? 1 : 0;
-    unsigned char *raw = failalloc_malloc(raw_size);
+    unsigned char *raw = scratch_take(SCRATCH_ROWS, raw_size);
     if (!raw)
         return PNGENC_ENOMEM;
     for (int j = 0; j < height; j++) {
@@ -161,7 +162,7 @@ static int encode_fastz(const unsigned char *pixels, int width, int height, size
     size_t bound = 8 + 25 + plte + 12 + fastz_bound(raw_size) + 12;
     unsigned char *png = failalloc_malloc(bound);
     if (!png) {
-        free(raw);
+        scratch_give(SCRATCH_ROWS, raw);
         return PNGENC_ENOMEM;
     }
     static const unsigned char signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
@@ -187,7 +188,7 @@ static int encode_fastz(const unsigned char *pixels, int width, int height, size
     type = p + 4;
     memcpy(type, "IDAT", 4);
     size_t z = fastz_compress(raw, raw_size, type + 4);
-    free(raw);
+    scratch_give(SCRATCH_ROWS, raw);
     if (!z) {
         free(png);
         return PNGENC_ENOMEM;

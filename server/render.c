@@ -43,6 +43,7 @@
 
 #include "failalloc.h"
 #include "pngenc.h"
+#include "scratch.h"
 
 #define N_LEVELS 255        /* value levels of the indexed palettes */
 #define ZERO_INDEX 255      /* the palette index of the zero line */
@@ -275,9 +276,10 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
     size_t n_grid = (size_t)gw * (size_t)gw;
     size_t n_px = (size_t)px * (size_t)px;
     int channels = opts->shade ? 3 : 1;
-    float *values = failalloc_malloc(n_grid * sizeof *values);
-    float *grads = opts->shade ? failalloc_malloc(2 * n_grid * sizeof *grads) : NULL;
-    unsigned char *pixels = failalloc_malloc(n_px * (size_t)channels);
+    /* this thread's scratch (scratch.h): no fresh pages per tile */
+    float *values = scratch_take(SCRATCH_VALUES, n_grid * sizeof *values);
+    float *grads = opts->shade ? scratch_take(SCRATCH_GRADS, 2 * n_grid * sizeof *grads) : NULL;
+    unsigned char *pixels = scratch_take(SCRATCH_PIXELS, n_px * (size_t)channels);
     /* the field prepared once for the tile (octave seeds, permutations) */
     noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), spec);
     int rc = RENDER_ENOMEM;
@@ -345,8 +347,8 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
 
 done:
     free(field);
-    free(pixels);
-    free(grads);
-    free(values);
+    scratch_give(SCRATCH_PIXELS, pixels);
+    scratch_give(SCRATCH_GRADS, grads);
+    scratch_give(SCRATCH_VALUES, values);
     return rc;
 }

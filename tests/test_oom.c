@@ -18,6 +18,11 @@
  * bytes; right after each failure the same request is answered normally.
  * LeakSanitizer checks at exit, after http_stop, that nothing leaked.
  *
+ * Render threads keep their scratch blocks between tiles (server/scratch.h);
+ * here they keep none (scratch_set_keep(0)), so every tile allocates them
+ * and each of those allocations is failed in turn, as on a thread's first
+ * tile.
+ *
  * Only test code arms failalloc (failalloc_arm); the daemon never does, so a
  * release build has no way to turn failures on. */
 #include <arpa/inet.h>
@@ -34,6 +39,7 @@
 #include "http.h"
 #include "noise.h"
 #include "render.h"
+#include "scratch.h"
 #include "test.h"
 #include "test_server_util.h"
 
@@ -279,6 +285,7 @@ int main(void)
     config cfg;
     char msg[512];
     char *argv[] = {"noisetile", "--port", "0", "--threads", "1", "--cache-mb", "16", NULL};
+    scratch_set_keep(0);
     if (config_parse(&cfg, 7, argv, NULL, msg, sizeof msg) != 0) {
         fprintf(stderr, "config: %s\n", msg);
         return 1;
