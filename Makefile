@@ -48,7 +48,7 @@ LIB_VERSION := 2.0.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
-.PHONY: all help run test test-build deps deps-test deps-bench bench clean www image-test fresh-test fuzz fuzz-build valgrind
+.PHONY: all help run test test-build deps deps-test deps-bench bench bench-cold clean www image-test fresh-test fuzz fuzz-build valgrind
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/noisetile
@@ -65,7 +65,7 @@ help:
 	@echo '  fuzz            each libFuzzer target for FUZZ_SECONDS (default 60); fuzz-build'
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
-	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http bench-export'
+	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http bench-cold bench-export'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -284,6 +284,15 @@ bench-http: deps-bench
 	BUILD=$(BUILD) bench/http/bench-http.sh
 
 bench: bench-http
+
+# Cold tiles through the daemon: its CPU time per tile (bench/http/cold-tiles.py;
+# give it two binaries to compare, BENCHMARKS.md "Cold 6-octave terrain tile").
+.PHONY: bench-cold
+bench-cold: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile
+	BUILD=$(BUILD) python3 bench/http/cold-tiles.py
+
+bench: bench-cold
 
 # Export throughput (tiles/s, bytes/tile) against seeding the same tiles
 # through the daemon over HTTP (bench/export/bench-export.mjs).

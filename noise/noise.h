@@ -80,7 +80,7 @@
  * - Sines and cosines of hashed angles come from one function for every
  *   path (nl_sincos in noise_lattice.h), within 4.5e-16 of glibc's (measured 2.2e-16).
  * - Periodic fields (period > 0; value, perlin and improved on the square
- *   lattice, and cellular): f(x + period, y) = f(x, y + period) = f(x, y), values and
+ *   lattice, cellular and classic): f(x + period, y) = f(x, y + period) = f(x, y), values and
  *   gradients (t stays free). Octave k has period * frequency * lacunarity^k
  *   cells per period, which must be a whole number in 1..2^30 (the parser
  *   refuses the rest; a trusted caller's octave that is not whole is left
