@@ -156,18 +156,31 @@ NV_FN int nv_cell_i32(uint64_t i, int r)
     return (int64_t)i >= (int64_t)INT32_MIN + r && (int64_t)i <= (int64_t)INT32_MAX - r;
 }
 
-/* Row r of the columns a0 .. a0 + n_cols - 1 (low words): the cells at
- * rows j + ey (and k + ez). */
-NV_FN void nv_ccols_row(nv_ccols *cc, const ne_cell *C, uint32_t s, int d3, int want_grad, uint32_t a0, int n_cols,
-                        uint64_t j, uint64_t kk, double fy, double fz, int r, int ey, int ez)
+/* A periodic octave's cell index (per cells, per > 0), as nl_wrap: fl
+ * integral (|fl| < 2^52), the result in [0, per) */
+NV_FN vi nv_cell_wrap(vd fl, uint32_t per)
+{
+    vd w0, w1;
+    nv_wrap2(fl, per, &w0, &w1);
+    return vd_to_vi(w0);
+}
+
+/* Row r of the columns a0 .. a0 + n_cols - 1 (low words of int32
+ * indices): the cells at rows j + ey (and k + ez); per: cells per period
+ * (0: none), the columns and rows wrapped as nc_hash2 wraps them. */
+NV_FN void nv_ccols_row(nv_ccols *cc, const ne_cell *C, uint32_t s, uint32_t per, int d3, int want_grad, uint32_t a0,
+                        int n_cols, uint64_t j, uint64_t kk, double fy, double fz, int r, int ey, int ez)
 {
     int dist = C->distance, cell = C->ret == NOISE_CELL;
     vd jit = vd_set1(C->jitter), vfy = vd_set1(fy), vfz = vd_set1(fz), one = vd_set1(1.0), mone = vd_set1(-1.0);
-    vi vs = vi_set1((int)s), vey = vi_set1((int)((uint32_t)(j + (uint64_t)(int64_t)ey) * NL_PRIME_C));
+    vi vs = vi_set1((int)s);
+    vi vey = vi_set1((int)((uint32_t)nl_wrap(j + (uint64_t)(int64_t)ey, per) * NL_PRIME_C));
     vi vez = vi_set1((int)((uint32_t)(kk + (uint64_t)(int64_t)ez) * NL_PRIME_C));
     for (int c = 0; c < n_cols; c += NV_W) {
         /* nc_hash2 / nc_hash3: eat(eat(seed, a), b)[, c], avalanche */
-        vi h = nv_eat_sum(vi_add(nv_eat(vs, vi_add(vi_set1((int)(a0 + (uint32_t)c)), vi_iota())), vey));
+        vi col = per ? nv_cell_wrap(vd_add(vd_set1((double)(int32_t)a0 + (double)c), vd_iota()), per)
+                     : vi_add(vi_set1((int)(a0 + (uint32_t)c)), vi_iota());
+        vi h = nv_eat_sum(vi_add(nv_eat(vs, col), vey));
         if (d3)
             h = nv_eat_sum(vi_add(h, vez));
         h = nv_avalanche(h);
@@ -366,8 +379,8 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_slow(nv_crow *R, const d
     if (!R->d3) {
         static const int rows5[5] = { 3, 0, 1, 2, 4 };
         if (!R->ring2) {
-            nv_ccols_row(R->cc, C, R->s, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 3, -2, 0);
-            nv_ccols_row(R->cc, C, R->s, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 4, 2, 0);
+            nv_ccols_row(R->cc, C, R->s, R->per, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 3, -2, 0);
+            nv_ccols_row(R->cc, C, R->s, R->per, 0, want_grad, R->a0, R->n_cols, R->j, 0, R->fyz[1], 0, 4, 2, 0);
             R->ring2 = 1;
         }
         nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
@@ -426,22 +439,24 @@ NV_FN void nv_cell_emit(int d3, int want_grad, int to_float, const nv_out *o, in
 
 /* The cells at offsets -rr .. rr (3D: -1 .. 1 in t) around lanes at cells
  * (ix, iy[, iz]) (int32, and so are their neighbours) with fractions fx,
- * fy[, fz]: hashed lane by lane, in key order. */
-NV_FN void nv_cell_lanes(int dist, int ret, int want_grad, int d3, const ne_cell *C, uint32_t s, int rr, vi ix,
-                         vi iy, vi iz, vd fx, vd fy, vd fz, nv_win *w)
+ * fy[, fz]: hashed lane by lane, in key order; per: cells per period (0:
+ * none), x and y indices wrapped as nc_hash2 / nc_hash3 wrap them. */
+NV_FN void nv_cell_lanes(int dist, int ret, int want_grad, int d3, const ne_cell *C, uint32_t s, uint32_t per, int rr,
+                         vi ix, vi iy, vi iz, vd fx, vd fy, vd fz, nv_win *w)
 {
     int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
     vd jit = vd_set1(C->jitter), zero = vd_zero();
     vi vs = vi_set1((int)s), iyc = nv_mulc(iy), izc = nv_mulc(iz), low = vi_set1(0xffff);
     vi sa[5];
     for (int ex = -rr; ex <= rr; ex++)
-        sa[ex + rr] = nv_eat(vs, vi_add(ix, vi_set1(ex)));
+        sa[ex + rr] = nv_eat(vs, per ? nv_cell_wrap(vd_add(vi_to_vd(ix), vd_set1(ex)), per) : vi_add(ix, vi_set1(ex)));
     int rz = d3 ? 1 : 0;
     for (int ez = -rz; ez <= rz; ez++) {
         /* (iz + ez) * PRIME_C, (iy + ey) * PRIME_C: the products wrap as the scalar's do */
         vi zc = vi_add(izc, vi_set1((int)((uint32_t)ez * NL_PRIME_C)));
         for (int ey = -rr; ey <= rr; ey++) {
-            vi yc = vi_add(iyc, vi_set1((int)((uint32_t)ey * NL_PRIME_C)));
+            vi yc = per ? nv_mulc(nv_cell_wrap(vd_add(vi_to_vd(iy), vd_set1(ey)), per))
+                        : vi_add(iyc, vi_set1((int)((uint32_t)ey * NL_PRIME_C)));
             for (int ex = -rr; ex <= rr; ex++) {
                 vi h = nv_eat_sum(vi_add(sa[ex + rr], yc));
                 if (d3)
@@ -483,7 +498,7 @@ NV_FN vm nv_cell_in(vd fl, int r)
 /* The lanes of a points vector the 3 x 3 (x 3) cells do not settle (ok):
  * in 2D the 5 x 5 cells and the ring-3 bound; then nc_eval. q: the noise
  * coordinates (x, y, t) of each lane. */
-static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *C, uint32_t seed, int d3,
+static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *C, uint32_t seed, uint32_t per, int d3,
                                                                   int want_grad, const vd *q, const vd *fl,
                                                                   const vd *fr, vm in, vm ok, vd *val, vd *gv)
 {
@@ -492,8 +507,8 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *
     if (!d3) {
         vm in2 = vm_and(nv_cell_in(fl[0], 2), nv_cell_in(fl[1], 2));
         nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
-        nv_cell_lanes(dist, ret, want_grad, 0, C, nl_seed(seed), 2, vd_to_vi(fl[0]), vd_to_vi(fl[1]), vi_set1(0),
-                      fr[0], fr[1], zero, &w);
+        nv_cell_lanes(dist, ret, want_grad, 0, C, nl_seed(seed), per, 2, vd_to_vi(fl[0]), vd_to_vi(fl[1]),
+                      vi_set1(0), fr[0], fr[1], zero, &w);
         vd v5, g5[3] = { zero, zero, zero };
         nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, &v5, g5);
         *val = vd_blend(ok, *val, v5);
@@ -514,7 +529,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *
     for (int l = 0; l < NV_W; l++)
         if (OK[l] == 0.0) {
             double gd[3] = { 0, 0, 0 };
-            V[l] = nc_eval(C, seed, 0, d3, Q[0][l], Q[1][l], d3 ? Q[2][l] : 0.0, want_grad, gd);
+            V[l] = nc_eval(C, seed, per, d3, Q[0][l], Q[1][l], d3 ? Q[2][l] : 0.0, want_grad, gd);
             for (int a = 0; a < dims; a++)
                 G[a][l] = gd[a];
         }
@@ -525,8 +540,8 @@ static NV_TARGET __attribute__((noinline)) void nv_cell_pts_slow(const ne_cell *
 
 /* One vector of points at noise coordinates q (x, y[, t]): the value and
  * the noise-space gradient, as nc_eval. */
-NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_cell *C, uint32_t seed, const vd *q,
-                           vd *val, vd *gv)
+NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_cell *C, uint32_t seed, uint32_t per,
+                           const vd *q, vd *val, vd *gv)
 {
     int dims = d3 ? 3 : 2, need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
     vd zero = vd_zero(), inf = vd_set1(INFINITY), fl[3] = { zero, zero, zero }, fr[3] = { zero, zero, zero };
@@ -540,13 +555,13 @@ NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_ce
     vi ix = vd_to_vi(vd_blend(in, fl[0], zero)), iy = vd_to_vi(vd_blend(in, fl[1], zero));
     vi iz = d3 ? vd_to_vi(vd_blend(in, fl[2], zero)) : vi_set1(0);
     nv_win w = { inf, inf, { zero, zero, zero }, { zero, zero, zero }, zero };
-    nv_cell_lanes(dist, ret, want_grad, d3, C, nl_seed(seed), 1, ix, iy, iz, fr[0], fr[1], fr[2], &w);
+    nv_cell_lanes(dist, ret, want_grad, d3, C, nl_seed(seed), per, 1, ix, iy, iz, fr[0], fr[1], fr[2], &w);
     gv[0] = gv[1] = gv[2] = zero;
     nv_cell_finish(dist, ret, want_grad, dims, &w, C->scale, val, gv);
     vm ok = vm_and(in, vd_gt(nv_cell_ring3(C, dims, 2, fr), need2 ? w.D2 : w.D1));
     if (!vm_all(ok)) {
         vd sv = *val, sg[3] = { gv[0], gv[1], gv[2] };
-        nv_cell_pts_slow(C, seed, d3, want_grad, q, fl, fr, in, ok, &sv, sg);
+        nv_cell_pts_slow(C, seed, per, d3, want_grad, q, fl, fr, in, ok, &sv, sg);
         *val = sv;
         for (int a = 0; a < 3; a++)
             gv[a] = sg[a];
@@ -555,7 +570,7 @@ NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_ce
 
 #define NV_PTS_CASE(D, RET)                                                                                   \
     case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, q, &val, gv);                                         \
+        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, per, q, &val, gv);                                    \
         break;
 #define NV_PTS_DIST(D) NV_PTS_CASE(D, NOISE_F1) NV_PTS_CASE(D, NOISE_F2) NV_PTS_CASE(D, NOISE_F2_F1) NV_PTS_CASE(D, NOISE_CELL)
 
@@ -568,7 +583,7 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
                           float *fv, float *fg)
 {
     const ne_cell *C = &L->cell;
-    uint32_t seed = L->seed[k];
+    uint32_t seed = L->seed[k], per = L->period[k];
     double f = L->freq[k];
     vd vf = vd_set1(f), qy = vd_set1(y * f), qt = vd_set1(t * f);
     nv_out o = nv_out_of(want_grad, to_float, L, to_float == 1 ? 0 : k);
@@ -738,7 +753,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
             R.ring2 = 0;
             for (int ez = 0; ez < nz; ez++)
                 for (int ey = 0; ey < 3; ey++)
-                    nv_ccols_row(&ccs, C, R.s, d3, want_grad, R.a0, R.n_cols, R.j, R.kk, R.fyz[1], R.fyz[2],
+                    nv_ccols_row(&ccs, C, R.s, R.per, d3, want_grad, R.a0, R.n_cols, R.j, R.kk, R.fyz[1], R.fyz[2],
                                  ez * 3 + ey, ey - 1, ez - 1);
             switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
                 NV_VECS_DIST(NOISE_EUCLIDEAN)
@@ -973,7 +988,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L
             /* the band's cells; their y positions oy as the offsets dy
              * at fy = 0 (oy - 0 is oy) */
             for (int ey = 0; ey < 3; ey++) {
-                nv_ccols_row(&ccs, C, R.s, 0, 1, R.a0, R.n_cols, R.j, 0, 0.0, 0, ey, ey - 1, -1);
+                nv_ccols_row(&ccs, C, R.s, R.per, 0, 1, R.a0, R.n_cols, R.j, 0, 0.0, 0, ey, ey - 1, -1);
                 memcpy(ccs.oy[ey], ccs.dy[ey], sizeof ccs.oy[ey]);
             }
             nv_cband_x(dist, want_grad, &B, &ccs, mc);
@@ -1024,9 +1039,11 @@ static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const do
         nv_cell_row(0, 0, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, NULL, NULL, NULL);
 }
 
+/* every loop wraps periodic layers' x and y cell indices (wraps 1) */
 #define NV_CELL_BASE2                                                                                     \
     { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, nv_cellular2_acc, 0, \
-      nv_cellular2_floatrow }
-#define NV_CELL_BASE3 { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL }
+      nv_cellular2_floatrow, NULL, 1 }
+#define NV_CELL_BASE3                                                                                     \
+    { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL, NULL, 1 }
 
 #endif

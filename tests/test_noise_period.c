@@ -318,8 +318,9 @@ static void test_paths_agree(void)
     CHECKF(bad == 0, "%d of %d periodic configurations differ between paths", bad, compared);
 }
 
-/* The vector paths wrap the square lattice's indices themselves (value and
- * perlin): bit for bit the scalar path's numbers at the wrap's edges:
+/* The vector paths wrap the lattice indices themselves (value and perlin,
+ * and cellular's cells, every distance and return): bit for bit the scalar
+ * path's numbers at the wrap's edges:
  * periods of 1, 3, 1000003 and 2^30 cells (the largest), windows that
  * straddle a multiple of the period, and windows next to either end of
  * the int32 lattice range, where the vector code still runs; grids wider
@@ -327,7 +328,7 @@ static void test_paths_agree(void)
  * (step 0.9), 1 and 4 octaves, gradients, and 2D batches of 70 points. */
 static void test_wrap_edges(void)
 {
-    static const noise_kind kinds[] = { NOISE_VALUE, NOISE_PERLIN };
+    static const noise_kind kinds[] = { NOISE_VALUE, NOISE_PERLIN, NOISE_CELLULAR };
     static const double cells[] = { 1, 3, 1000003, 1073741824.0 };
     enum { W = 300, H = 3, NP = 70 };
     static float rv[W * H], rg[2 * W * H], gv[W * H], gg[2 * W * H];
@@ -340,12 +341,17 @@ static void test_wrap_edges(void)
                    noise_simd_name((noise_simd)path));
             continue;
         }
-        for (int kk = 0; kk < 2; kk++)
+        for (int kk = 0; kk < 3; kk++)
             for (int c = 0; c < 4; c++)
                 for (int at = 0; at < 4; at++)
                     for (int oct = 1; oct <= 4; oct += 3) {
                         noise_spec s;
                         noise_spec_default(&s, kinds[kk], 5 + (uint32_t)c);
+                        if (kinds[kk] == NOISE_CELLULAR) {
+                            s.distance = (noise_cell_distance)((c + at) % NOISE_DISTANCE_COUNT);
+                            s.cell_return = (noise_cell_return)((c + 2 * at + oct) % NOISE_RETURN_COUNT);
+                            s.jitter = at == 1 ? 0.5 : 1.0;
+                        }
                         s.octaves = oct;
                         s.frequency = 1.0;
                         /* octave k has cells * 2^k cells: keep the last within the maximum */
