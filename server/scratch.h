@@ -6,9 +6,10 @@
  * and their page faults cost more than the noise did (BENCHMARKS.md, "Cold
  * 6-octave terrain tile"). Instead each thread keeps one buffer per slot, up
  * to SCRATCH_KEEP bytes, reused by its next render and freed when the thread
- * exits: a render thread holds at most SCRATCH_SLOTS * SCRATCH_KEEP bytes
- * (about 5 MiB for the largest tiles, 512 px with gradients), and a
- * larger request gets a block of its own, freed on return, as before.
+ * exits. Every tile the daemon makes fits (the largest, 512 px shaded with
+ * the zero line, needs 6.0 MiB in all, its gradients 2.0 MiB), so a render
+ * thread holds at most that; a larger request would get a block of its
+ * own, freed on return, as before.
  *
  * New blocks come from failalloc_malloc, so the out-of-memory tests reach
  * them; a reused one allocates nothing. Contents are undefined on take.
@@ -28,7 +29,7 @@ typedef enum {
 } scratch_slot;
 
 /* The largest block a slot keeps between renders. */
-#define SCRATCH_KEEP ((size_t)2 << 20)
+#define SCRATCH_KEEP ((size_t)4 << 20)
 
 /* A block of at least size bytes for this thread's slot (the kept one when
  * it is free and large enough), or NULL when out of memory. */
