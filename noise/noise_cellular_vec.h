@@ -156,15 +156,6 @@ NV_FN int nv_cell_i32(uint64_t i, int r)
     return (int64_t)i >= (int64_t)INT32_MIN + r && (int64_t)i <= (int64_t)INT32_MAX - r;
 }
 
-/* A periodic octave's cell index (per cells, per > 0), as nl_wrap: fl
- * integral (|fl| < 2^52), the result in [0, per) */
-NV_FN vi nv_cell_wrap(vd fl, uint32_t per)
-{
-    vd w0, w1;
-    nv_wrap2(fl, per, &w0, &w1);
-    return vd_to_vi(w0);
-}
-
 /* Row r of the columns a0 .. a0 + n_cols - 1 (low words of int32
  * indices): the cells at rows j + ey (and k + ez); per: cells per period
  * (0: none), the columns and rows wrapped as nc_hash2 wraps them. */
@@ -178,7 +169,7 @@ NV_FN void nv_ccols_row(nv_ccols *cc, const ne_cell *C, uint32_t s, uint32_t per
     vi vez = vi_set1((int)((uint32_t)(kk + (uint64_t)(int64_t)ez) * NL_PRIME_C));
     for (int c = 0; c < n_cols; c += NV_W) {
         /* nc_hash2 / nc_hash3: eat(eat(seed, a), b)[, c], avalanche */
-        vi col = per ? nv_cell_wrap(vd_add(vd_set1((double)(int32_t)a0 + (double)c), vd_iota()), per)
+        vi col = per ? nv_wrap(vd_add(vd_set1((double)(int32_t)a0 + (double)c), vd_iota()), per)
                      : vi_add(vi_set1((int)(a0 + (uint32_t)c)), vi_iota());
         vi h = nv_eat_sum(vi_add(nv_eat(vs, col), vey));
         if (d3)
@@ -449,13 +440,13 @@ NV_FN void nv_cell_lanes(int dist, int ret, int want_grad, int d3, const ne_cell
     vi vs = vi_set1((int)s), iyc = nv_mulc(iy), izc = nv_mulc(iz), low = vi_set1(0xffff);
     vi sa[5];
     for (int ex = -rr; ex <= rr; ex++)
-        sa[ex + rr] = nv_eat(vs, per ? nv_cell_wrap(vd_add(vi_to_vd(ix), vd_set1(ex)), per) : vi_add(ix, vi_set1(ex)));
+        sa[ex + rr] = nv_eat(vs, per ? nv_wrap(vd_add(vi_to_vd(ix), vd_set1(ex)), per) : vi_add(ix, vi_set1(ex)));
     int rz = d3 ? 1 : 0;
     for (int ez = -rz; ez <= rz; ez++) {
         /* (iz + ez) * PRIME_C, (iy + ey) * PRIME_C: the products wrap as the scalar's do */
         vi zc = vi_add(izc, vi_set1((int)((uint32_t)ez * NL_PRIME_C)));
         for (int ey = -rr; ey <= rr; ey++) {
-            vi yc = per ? nv_mulc(nv_cell_wrap(vd_add(vi_to_vd(iy), vd_set1(ey)), per))
+            vi yc = per ? nv_mulc(nv_wrap(vd_add(vi_to_vd(iy), vd_set1(ey)), per))
                         : vi_add(iyc, vi_set1((int)((uint32_t)ey * NL_PRIME_C)));
             for (int ex = -rr; ex <= rr; ex++) {
                 vi h = nv_eat_sum(vi_add(sa[ex + rr], yc));

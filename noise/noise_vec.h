@@ -96,6 +96,14 @@ NV_FN void nv_wrap2(vd fl, uint32_t per, vd *w0, vd *w1)
     *w1 = vd_blend(vd_ge(r1, p), zero, r1);
 }
 
+/* nv_wrap2's w0 as an int32 index (a column or a cell's x or y) */
+NV_FN vi nv_wrap(vd fl, uint32_t per)
+{
+    vd w0, w1;
+    nv_wrap2(fl, per, &w0, &w1);
+    return vd_to_vi(w0);
+}
+
 /* nv_hash4 of the floors fx, fy (i, j: their int32 truncations) with the
  * period per (0: none): each corner's index wrapped first, i + 1 and j + 1
  * after adding the 1, as nk_sq2p hashes them. A wrapped index is in [0,
@@ -1817,12 +1825,7 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     uint64_t j0 = nl_wrap(j, per), j1 = nl_wrap(j + 1, per);
     vi2 vjc = vi2_join(vi_set1((int)((uint32_t)j0 * NL_PRIME_C)), vi_set1((int)((uint32_t)j1 * NL_PRIME_C)));
     for (int c = 0; c < n_cells + NV_W; c += NV_W) {
-        vi col = vi_add(vi_set1((int)lo + c), vi_iota());
-        if (per) {
-            vd w0, w1;
-            nv_wrap2(vd_add(vd_set1(lo + c), vd_iota()), per, &w0, &w1);
-            col = vd_to_vi(w0);
-        }
+        vi col = per ? nv_wrap(vd_add(vd_set1(lo + c), vd_iota()), per) : vi_add(vi_set1((int)lo + c), vi_iota());
         vi h = nv_eat(vs, col);
         vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
         vi_storeu(ca + c, vi2_lo(hh));
