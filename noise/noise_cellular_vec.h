@@ -23,12 +23,12 @@
  * scalar path bit for bit. Other chunks (cells beyond int32, or more than
  * NC_COLS columns: over a cell per sample) take the points' loop.
  *
- * A 2D one-octave tile with F1 (float_row) goes chunk by chunk through
- * its rows: the rows share the samples' x, so a chunk's cells are hashed
- * once per band (the rows inside one row of cells, which see the same
- * 3 x 3 candidate points), and the x term of each candidate's distance,
- * term(fx - cx), once per band and sample; each row adds its y term (the
- * same operation on the same doubles as above).
+ * A 2D one-octave tile (float_row), every distance and return, goes chunk
+ * by chunk through its rows: the rows share the samples' x, so a chunk's
+ * cells are hashed once per band (the rows inside one row of cells, which
+ * see the same 3 x 3 candidate points), and the x term of each
+ * candidate's distance, term(fx - cx), once per band and sample; each row
+ * adds its y term (the same operation on the same doubles as above).
  *
  * Points (batches, and those chunks): each lane hashes its own 3 x 3 (x 3)
  * cells, NV_W lanes per instruction, in key order, with the same ring-2
@@ -74,20 +74,22 @@ NV_FN void nv_cell_grad_f(int distance, int dims, const vd *d, vd F, vd *out)
         out[a] = vd_blend(pick[a], vd_blend(vd_lt(d[a], zero), one, mone), zero);
 }
 
-/* The candidates of one vector, in key order, into the winners: values
- * only (min and max, as the first-of-equals insertion gives them), or with
- * the offsets (want_grad) or cell values (return=cell) of the winners. */
+/* nc_term and nc_comb on lanes */
+NV_FN vd nv_cell_term(int dist, vd d) { return dist == NOISE_EUCLIDEAN ? vd_mul(d, d) : vd_abs(d); }
+NV_FN vd nv_cell_comb(int dist, vd a, vd b) { return dist == NOISE_CHEBYSHEV ? vd_max(a, b) : vd_add(a, b); }
+
+/* The winners of a vector's candidates: the least distance and the
+ * second, and the offsets and cell value of their points where used. */
 typedef struct {
     vd D1, D2, d1[3], d2[3], cv1;
 } nv_win;
 
-NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz, vd dy,
-                   vd dz, vd cv)
+/* The candidates of one vector, in key order, into the winners: values
+ * only (min and max, as the first-of-equals insertion gives them), or with
+ * the offsets (want_grad) or cell values (return=cell) of the winners.
+ * nv_cand_d takes the candidate's distance D, nv_cand its offsets. */
+NV_FN void nv_cand_d(int need2, int want_grad, int ret, int d3, nv_win *w, vd D, vd dx, vd dy, vd dz, vd cv)
 {
-    /* dxs: the x offset or its negation (for the distance); dx: the offset
-     * (for the gradient) */
-    vd tx = dist == NOISE_EUCLIDEAN ? vd_mul(dxs, dxs) : vd_abs(dxs);
-    vd D = dist == NOISE_CHEBYSHEV ? vd_max(tx, yz) : vd_add(tx, yz);
     if (!want_grad && ret != NOISE_CELL) {
         if (need2)
             w->D2 = vd_min(w->D2, vd_max(w->D1, D));
@@ -117,6 +119,14 @@ NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *
     }
 }
 
+NV_FN void nv_cand(int dist, int need2, int want_grad, int ret, int d3, nv_win *w, vd dxs, vd dx, vd yz, vd dy,
+                   vd dz, vd cv)
+{
+    /* dxs: the x offset or its negation (for the distance); dx: the offset
+     * (for the gradient) */
+    nv_cand_d(need2, want_grad, ret, d3, w, nv_cell_comb(dist, nv_cell_term(dist, dxs), yz), dx, dy, dz, cv);
+}
+
 /* A chunk's columns of cells, hashed NV_W columns at a time: column
  * lo - 2 + c at index c; its cells of rows j - 1 .. j + 1 (and k - 1 ..
  * k + 1) at r = (ez + 1) * 3 + ey + 1, in 2D also rows j - 2 (r = 3) and
@@ -137,10 +147,6 @@ NV_FN vd nv_cell_offset(vi bits, vd jitter)
     vd r = vd_mul(vi_to_vd(bits), vd_set1(0x1p-16));
     return vd_add(vd_set1(0.5), vd_mul(jitter, vd_sub(r, vd_set1(0.5))));
 }
-
-/* nc_term and nc_comb on lanes */
-NV_FN vd nv_cell_term(int dist, vd d) { return dist == NOISE_EUCLIDEAN ? vd_mul(d, d) : vd_abs(d); }
-NV_FN vd nv_cell_comb(int dist, vd a, vd b) { return dist == NOISE_CHEBYSHEV ? vd_max(a, b) : vd_add(a, b); }
 
 /* nc_cell_value(h2) on lanes */
 NV_FN vd nv_cell_value(vi h2)
@@ -789,7 +795,7 @@ NV_CELL_LOOPS(nv_cellular3, 1)
 
 NC_FLOAT_ROWS(nv_cellular2_floatrows, NV_TARGET, nv_cell_row)
 
-/* ---- one-octave 2D tiles, F1: bands of rows ----
+/* ---- one-octave 2D tiles: bands of rows ----
  *
  * The rows of a tile share their samples' x, so a chunk of columns keeps
  * its cells' hashes and the samples' fractions for all rows, and the rows
@@ -797,9 +803,9 @@ NC_FLOAT_ROWS(nv_cellular2_floatrows, NV_TARGET, nv_cell_row)
  * the x term of a candidate's distance, term(fx - cx), is the same double
  * on each row of the band. A band computes it once per sample and
  * candidate; a row then pays a load, the combination with the row's y term
- * and a min (and, with gradients, the first-of-equals blends) per
- * candidate: the scalar expressions on the same doubles, so the same
- * numbers. */
+ * and a min (f2 and f2-f1: and a max; with gradients or return=cell, the
+ * first-of-equals blends) per candidate: the scalar expressions on the
+ * same doubles, so the same numbers. */
 
 /* A chunk's samples (x, fractions, column indices, the x part of the
  * ring-2 bound: gap^2 euclidean, else gap) and, for a band, the x terms
@@ -842,36 +848,72 @@ NV_FN void nv_ccols_fy(nv_ccols *cc, int dist, int want_grad, int n_cols, double
         }
 }
 
-/* F1 over the 3 x 3 candidates of shared vector i (cell column c), as
- * nv_cell_one from the band's x terms: D1 and, with gradients, the
- * winner's offsets (first of equal distances, in key order) */
-NV_FN void nv_cband_one(int dist, int want_grad, nv_win *w, const nv_cband *B, int i, const nv_ccols *cc, int c)
+/* The 3 x 3 candidates of shared vector i (cell column c) from the band's
+ * x terms, as nv_cell_one: the least distance (and the second least) by
+ * min and max for values alone; in key order, keeping the first of equal
+ * distances, where the winners' offsets (gradients) or cell are needed. */
+NV_FN void nv_cband_one(int dist, int ret, int want_grad, nv_win *w, const nv_cband *B, int i, const nv_ccols *cc,
+                        int c)
 {
     const double *tx = &B->tx[0][i];
-    /* candidate 0: the first, D < INFINITY */
-    vd D1 = nv_cell_comb(dist, vd_loadu(tx), vd_set1(cc->yz[0][c - 1]));
-    if (!want_grad) {
+    int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
+#define NV_BAND_D(k) nv_cell_comb(dist, vd_loadu(tx + (k) * NC_CHUNK), vd_set1(cc->yz[(k) / 3][c - 1 + (k) % 3]))
+    if (!want_grad && ret == NOISE_F1) {
+        /* candidate 0: the first, D < INFINITY */
+        vd D1 = NV_BAND_D(0);
 #pragma GCC unroll 8
         for (int k = 1; k < 9; k++)
-            D1 = vd_min(nv_cell_comb(dist, vd_loadu(tx + k * NC_CHUNK), vd_set1(cc->yz[k / 3][c - 1 + k % 3])), D1);
+            D1 = vd_min(NV_BAND_D(k), D1);
         w->D1 = D1;
+        return;
+    }
+    if (!want_grad && ret != NOISE_CELL) {
+        /* one sorted pair per column, merged as nv_cell_one merges them */
+        vd a[3], b[3];
+#pragma GCC unroll 9
+        for (int k = 0; k < 9; k++) {
+            int e = k % 3;
+            vd D = NV_BAND_D(k);
+            b[e] = k < 3 ? vd_set1(INFINITY) : vd_min(b[e], vd_max(a[e], D));
+            a[e] = k < 3 ? D : vd_min(a[e], D);
+        }
+        vd m01 = vd_min(vd_max(a[0], a[1]), vd_min(b[0], b[1])), l01 = vd_min(a[0], a[1]);
+        w->D1 = vd_min(l01, a[2]);
+        w->D2 = vd_min(vd_max(l01, a[2]), vd_min(m01, b[2]));
         return;
     }
     /* the x offset carried as fx - cx and made cx - fx at the end
      * (nv_cell_one) */
     const double *dxs = &B->dxs[0][i];
-    vd dx = vd_loadu(dxs), dy = vd_set1(cc->dy[0][c - 1]);
+    vd zero = vd_zero();
+    if (ret == NOISE_F1) {
+        /* nv_cand_d's F1 steps, candidate 0 taken as the first winner
+         * (D < INFINITY): measured 8 % faster than from INFINITY */
+        vd D1 = NV_BAND_D(0), dx = vd_loadu(dxs), dy = vd_set1(cc->dy[0][c - 1]);
 #pragma GCC unroll 8
-    for (int k = 1; k < 9; k++) {
-        vd D = nv_cell_comb(dist, vd_loadu(tx + k * NC_CHUNK), vd_set1(cc->yz[k / 3][c - 1 + k % 3]));
-        vm m1 = vd_lt(D, D1);
-        D1 = vd_min(D, D1);
-        dx = vd_blend(m1, vd_loadu(dxs + k * NC_CHUNK), dx);
-        dy = vd_blend(m1, vd_set1(cc->dy[k / 3][c - 1 + k % 3]), dy);
+        for (int k = 1; k < 9; k++) {
+            vd D = NV_BAND_D(k);
+            vm m1 = vd_lt(D, D1);
+            D1 = vd_min(D, D1);
+            dx = vd_blend(m1, vd_loadu(dxs + k * NC_CHUNK), dx);
+            dy = vd_blend(m1, vd_set1(cc->dy[k / 3][c - 1 + k % 3]), dy);
+        }
+        w->D1 = D1;
+        w->d1[0] = vd_add(vd_xor_sign(dx), zero);
+        w->d1[1] = dy;
+        return;
     }
-    w->D1 = D1;
-    w->d1[0] = vd_add(vd_xor_sign(dx), vd_zero());
-    w->d1[1] = dy;
+#pragma GCC unroll 9
+    for (int k = 0; k < 9; k++)
+        nv_cand_d(need2, want_grad, ret, 0, w, NV_BAND_D(k), want_grad ? vd_loadu(dxs + k * NC_CHUNK) : zero,
+                  vd_set1(want_grad ? cc->dy[k / 3][c - 1 + k % 3] : 0.0), zero,
+                  vd_set1(ret == NOISE_CELL ? cc->cv[k / 3][c - 1 + k % 3] : 0.0));
+#undef NV_BAND_D
+    if (want_grad) {
+        w->d1[0] = vd_add(vd_xor_sign(w->d1[0]), zero);
+        if (need2)
+            w->d2[0] = vd_add(vd_xor_sign(w->d2[0]), zero);
+    }
 }
 
 /* The lanes of a band's vector the ring-2 bound leaves (ok 0):
@@ -884,41 +926,52 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_slow(nv_crow *R, const 
 
 /* A band's vector whose lanes are in several cells: nv_cell_vecs on that
  * vector (its x from B, emitted at c0 + i) */
-static NV_TARGET __attribute__((noinline)) void nv_cband_vec(int dist, int want_grad, nv_crow *R, const nv_cband *B,
-                                                              int c0, int i, int m, float *fv, float *fg)
+static NV_TARGET __attribute__((noinline)) void nv_cband_vec(int want_grad, nv_crow *R, const nv_cband *B, int c0,
+                                                              int i, int m, float *fv, float *fg)
 {
     const double *X = B->x + i;
-    if (dist == NOISE_EUCLIDEAN && want_grad)
-        nv_cell_vecs(NOISE_EUCLIDEAN, NOISE_F1, 0, 1, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
-    else if (dist == NOISE_EUCLIDEAN)
-        nv_cell_vecs(NOISE_EUCLIDEAN, NOISE_F1, 0, 0, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
-    else if (dist == NOISE_MANHATTAN)
-        nv_cell_vecs(NOISE_MANHATTAN, NOISE_F1, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
-    else
-        nv_cell_vecs(NOISE_CHEBYSHEV, NOISE_F1, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
+    switch (R->C->distance * NOISE_RETURN_COUNT + R->C->ret) {
+#define NV_BVEC_CASE(D, RET)                                                                                  \
+    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
+        nv_cell_vecs(D, RET, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);                     \
+        break;
+#define NV_BVEC_DIST(D) NV_BVEC_CASE(D, NOISE_F1) NV_BVEC_CASE(D, NOISE_F2) NV_BVEC_CASE(D, NOISE_F2_F1) NV_BVEC_CASE(D, NOISE_CELL)
+        NV_BVEC_DIST(NOISE_EUCLIDEAN)
+        NV_BVEC_DIST(NOISE_MANHATTAN)
+        NV_BVEC_DIST(NOISE_CHEBYSHEV)
+#undef NV_BVEC_DIST
+#undef NV_BVEC_CASE
+    default: break;
+    }
 }
 
 /* One row of a band's chunk (samples c0 .. c0 + mc - 1) into the row's
  * floats */
-NV_FN void nv_cband_row(int dist, int want_grad, nv_crow *R, const nv_cband *B, int c0, int mc, float *fv, float *fg)
+NV_FN void nv_cband_row(int dist, int ret, int want_grad, nv_crow *R, const nv_cband *B, int c0, int mc, float *fv,
+                        float *fg)
 {
-    vd zero = vd_zero();
+    vd zero = vd_zero(), inf = vd_set1(INFINITY);
+    int need2 = ret == NOISE_F2 || ret == NOISE_F2_F1;
     /* the ring-2 bound's y part, as B->xb */
     vd vmyz = vd_set1(dist == NOISE_EUCLIDEAN ? R->myz2 * R->myz2 : R->myz2);
     double scale = R->C->scale;
     for (int i = 0; i < mc; i += NV_W) {
         int m = mc - i < NV_W ? mc - i : NV_W, c = B->vc[i / NV_W];
         if (c < 0) {
-            nv_cband_vec(dist, want_grad, R, B, c0, i, m, fv, fg);
+            nv_cband_vec(want_grad, R, B, c0, i, m, fv, fg);
             continue;
         }
         nv_win w;
         vd val, gv[3] = { zero, zero, zero };
-        w.D2 = w.cv1 = w.d1[2] = zero;
-        nv_cband_one(dist, want_grad, &w, B, i, R->cc, c);
-        nv_cell_finish(dist, NOISE_F1, want_grad, 2, &w, scale, &val, gv);
+        w.D1 = w.D2 = inf;
+        w.cv1 = zero;
+        w.d1[0] = w.d1[1] = w.d1[2] = zero;
+        if (need2)
+            w.d2[0] = w.d2[1] = w.d2[2] = zero;
+        nv_cband_one(dist, ret, want_grad, &w, B, i, R->cc, c);
+        nv_cell_finish(dist, ret, want_grad, 2, &w, scale, &val, gv);
         /* nv_cell_ring: min(gap^2) is min(gap)^2 (gaps > 0) */
-        vm ok = vd_gt(vd_min(vd_loadu(B->xb + i), vmyz), w.D1);
+        vm ok = vd_gt(vd_min(vd_loadu(B->xb + i), vmyz), need2 ? w.D2 : w.D1);
         if (!vm_all(ok)) {
             vd sv = val, sg[3] = { gv[0], gv[1], gv[2] };
             nv_cband_slow(R, B, i, c, ok, &sv, sg);
@@ -929,6 +982,32 @@ NV_FN void nv_cband_row(int dist, int want_grad, nv_crow *R, const nv_cband *B, 
         nv_cell_emit(0, want_grad, 1, &R->out, c0 + i, m, val, gv, NULL, NULL, fv, fg);
     }
 }
+
+/* nv_cband_row for each distance, return and want_grad, a function each
+ * (one function holding all 24 measured up to 50 % slower), indexed by
+ * (distance * NOISE_RETURN_COUNT + return) * 2 + want_grad */
+typedef void nv_cband_row_fn(nv_crow *R, const nv_cband *B, int c0, int mc, float *fv, float *fg);
+#define NV_BROW_FN(D, RET, G)                                                                               \
+    static NV_TARGET __attribute__((noinline)) void nv_cband_row_##D##_##RET##_##G(                        \
+        nv_crow *R, const nv_cband *B, int c0, int mc, float *fv, float *fg)                                \
+    {                                                                                                       \
+        nv_cband_row(D, RET, G, R, B, c0, mc, fv, fg);                                                      \
+    }
+#define NV_BROW_RET(D, RET) NV_BROW_FN(D, RET, 0) NV_BROW_FN(D, RET, 1)
+#define NV_BROW_DIST(D) NV_BROW_RET(D, NOISE_F1) NV_BROW_RET(D, NOISE_F2) NV_BROW_RET(D, NOISE_F2_F1) NV_BROW_RET(D, NOISE_CELL)
+NV_BROW_DIST(NOISE_EUCLIDEAN)
+NV_BROW_DIST(NOISE_MANHATTAN)
+NV_BROW_DIST(NOISE_CHEBYSHEV)
+#undef NV_BROW_DIST
+#undef NV_BROW_RET
+#undef NV_BROW_FN
+#define NV_BROW_RET(D, RET) nv_cband_row_##D##_##RET##_0, nv_cband_row_##D##_##RET##_1,
+#define NV_BROW_DIST(D) NV_BROW_RET(D, NOISE_F1) NV_BROW_RET(D, NOISE_F2) NV_BROW_RET(D, NOISE_F2_F1) NV_BROW_RET(D, NOISE_CELL)
+static nv_cband_row_fn *const nv_cband_rows[NOISE_DISTANCE_COUNT * NOISE_RETURN_COUNT * 2] = {
+    NV_BROW_DIST(NOISE_EUCLIDEAN) NV_BROW_DIST(NOISE_MANHATTAN) NV_BROW_DIST(NOISE_CHEBYSHEV)
+};
+#undef NV_BROW_DIST
+#undef NV_BROW_RET
 
 /* The cells lo .. hi of a tile's chunk c0 .. (columns lo - 2 .. hi + 2),
  * and whether they take nv_cell_row's shared path (mono) */
@@ -987,25 +1066,18 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L
         }
         nv_ccols_fy(&ccs, dist, want_grad, R.n_cols, R.fyz[1]);
         float *rfg = fg ? fg + 2 * at : NULL;
-        if (dist == NOISE_EUCLIDEAN && want_grad)
-            nv_cband_row(NOISE_EUCLIDEAN, 1, &R, &B, c0, mc, fv + at, rfg);
-        else if (dist == NOISE_EUCLIDEAN)
-            nv_cband_row(NOISE_EUCLIDEAN, 0, &R, &B, c0, mc, fv + at, NULL);
-        else if (dist == NOISE_MANHATTAN)
-            nv_cband_row(NOISE_MANHATTAN, want_grad, &R, &B, c0, mc, fv + at, rfg);
-        else
-            nv_cband_row(NOISE_CHEBYSHEV, want_grad, &R, &B, c0, mc, fv + at, rfg);
+        nv_cband_rows[(dist * NOISE_RETURN_COUNT + C->ret) * 2 + want_grad](&R, &B, c0, mc, fv + at, rfg);
     }
 }
 
-/* A 2D one-octave tile (float_row): F1 tiles whose samples grow along
+/* A 2D one-octave tile (float_row): tiles whose samples grow along
  * the row and whose chunks and rows of cells are int32 indices (as
  * nv_cell_row's shared chunks) by bands; others row by row */
 static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
                                             float *fv, float *fg)
 {
     double f = L->freq[0], lo, hi;
-    int ok = L->cell.ret == NOISE_F1 && step >= 0 && f > 0 && rows > 1;
+    int ok = step >= 0 && f > 0 && rows > 1;
     /* the rows' cells (and +- 2) int32: the first and last row bound them */
     double ya = floor((y0 + 0.0 * step) * f), yb = floor((y0 + (double)(rows - 1) * step) * f);
     ok = ok && ya >= (double)INT32_MIN + 2 && yb <= (double)INT32_MAX - 2;

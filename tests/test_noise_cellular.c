@@ -441,7 +441,7 @@ static void rows_agree(const char *name, const double (*places)[3], int n_pl, in
         }
         for (int c = 0; c < N_CFG; c++) {
             cfg k = cfg_of(c);
-            if (bands && (k.d3 || k.ret != NOISE_F1))
+            if (bands && k.d3)
                 continue;
             for (int pl = 0; pl < n_pl; pl++)
                 for (int oct = 1; oct <= (pl == 2 && !bands ? 4 : 1); oct += 3) {
@@ -473,12 +473,13 @@ static void test_wide_rows(void)
     rows_agree("wide rows", places, 6, 2, 0);
 }
 
-/* One-octave 2D F1 tiles taller than a row of cells go through their rows
- * band by band (the rows inside one row of cells share their candidates'
- * x terms): across band changes, chunk edges, vectors across a cell border
- * (origins off the lattice), lanes past the ring-2 bound, at 16 to 1/0.95
- * samples per cell, next to the int32 lattice edge (the first rows past
- * it: the row by row loop) and decreasing (negative step). */
+/* One-octave 2D tiles (every distance and return) taller than a row of
+ * cells go through their rows band by band (the rows inside one row of
+ * cells share their candidates' x terms): across band changes, chunk
+ * edges, vectors across a cell border (origins off the lattice), lanes
+ * past the ring-2 bound, at 16 to 1/0.95 samples per cell, next to the
+ * int32 lattice edge (the first rows past it: the row by row loop) and
+ * decreasing (negative step). */
 static void test_bands(void)
 {
     static const double places[][3] = { { 1000.0 + 1.0 / 32, -2000.0 + 1.0 / 32, 1.0 / 16 },
