@@ -286,12 +286,14 @@ bench-http: deps-bench
 
 bench: bench-http
 
-# Cold tiles through the daemon: its CPU time per tile (bench/http/cold-tiles.py;
-# give it two binaries to compare, BENCHMARKS.md "Cold 6-octave terrain tile").
+# Cold tiles and grid windows through the daemon: its CPU time per tile and per
+# grid (bench/http/cold-tiles.py; give it two binaries to compare, BENCHMARKS.md
+# "Cold 6-octave terrain tile" and "Grid bands in one call").
 .PHONY: bench-cold
 bench-cold: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
 	BUILD=$(BUILD) python3 bench/http/cold-tiles.py
+	BUILD=$(BUILD) python3 bench/http/cold-tiles.py --grids --tiles 50
 
 bench: bench-cold
 

@@ -358,6 +358,15 @@ void noise_field_points(const noise_field *field, size_t n_points, const double 
                         double *out_values, double *out_grads);
 void noise_field_grid(const noise_field *field, double x0, double y0, double step, int width, int height,
                       float *out_values, float *out_grads);
+/* Rows row0 .. row0 + rows - 1 of the grid noise_field_grid(field, x0, y0,
+ * step, width, height, ...) fills (height > row0 + rows - 1): row r of
+ * out_values (out_values[r * width + i], gradients as noise_field_grid's)
+ * is that grid's row row0 + r bit for bit, its samples at (x0 + i*step,
+ * y0 + (row0 + r)*step). For a large grid computed or sent in bands of
+ * rows; noise_field_grid is this with row0 0. Nothing is written if
+ * row0 < 0 or row0 + rows overflows an int. */
+void noise_field_grid_rows(const noise_field *field, double x0, double y0, double step, int width, int row0,
+                           int rows, float *out_values, float *out_grads);
 
 /* ---- instruction-set paths ----
  *

@@ -439,11 +439,11 @@ NK_INLINE void nc_row(int d3, int want_grad, int to_float, const ne_layer *L, in
 /* A 2D one-octave tile's rows (float_row), each by ROW: nc_row, or its
  * vector twin with the path's target attribute ATTR. */
 #define NC_FLOAT_ROWS(name, ATTR, ROW)                                                                    \
-    static ATTR void name(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv, \
-                          float *fg)                                                                      \
+    static ATTR void name(const ne_layer *L, int n, int rows, int row0, double x0, double step, double y0,  \
+                          float *fv, float *fg)                                                           \
     {                                                                                                     \
         for (int r = 0; r < rows; r++) {                                                                  \
-            double y = y0 + (double)r * step;                                                             \
+            double y = y0 + (double)(row0 + r) * step;                                                    \
             size_t at = (size_t)r * (size_t)n;                                                            \
             if (fg)                                                                                       \
                 ROW(0, 1, 1, L, 0, n, NULL, x0, step, y, 0.0, NULL, NULL, fv + at, fg + 2 * at);          \

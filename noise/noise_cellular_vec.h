@@ -1021,8 +1021,9 @@ NV_FN int nv_cband_cells(int n, int c0, double x0, double step, double f, double
 }
 
 /* The rows of a tile's chunk c0 .. c0 + mc - 1, band by band */
-static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L, int n, int rows, int c0, double x0,
-                                                                double step, double y0, float *fv, float *fg)
+static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L, int n, int rows, int row0, int c0,
+                                                                double x0, double step, double y0, float *fv,
+                                                                float *fg)
 {
     const ne_cell *C = &L->cell;
     int want_grad = fg != NULL, dist = C->distance, mc = n - c0 < NC_CHUNK ? n - c0 : NC_CHUNK;
@@ -1048,7 +1049,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L
     uint64_t band = 0;
     for (int r = 0; r < rows; r++) {
         size_t at = (size_t)r * (size_t)n;
-        nv_crow_at(&R, 0, want_grad, 1, L, 0, y0 + (double)r * step, 0.0);
+        nv_crow_at(&R, 0, want_grad, 1, L, 0, y0 + (double)(row0 + r) * step, 0.0);
         R.cc = &ccs;
         R.lo = lo;
         R.n_cols = (int)(hi - lo) + 5;
@@ -1073,22 +1074,22 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L
 /* A 2D one-octave tile (float_row): tiles whose samples grow along
  * the row and whose chunks and rows of cells are int32 indices (as
  * nv_cell_row's shared chunks) by bands; others row by row */
-static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,
-                                            float *fv, float *fg)
+static NV_TARGET void nv_cellular2_floatrow(const ne_layer *L, int n, int rows, int row0, double x0, double step,
+                                            double y0, float *fv, float *fg)
 {
     double f = L->freq[0], lo, hi;
     int ok = step >= 0 && f > 0 && rows > 1;
     /* the rows' cells (and +- 2) int32: the first and last row bound them */
-    double ya = floor((y0 + 0.0 * step) * f), yb = floor((y0 + (double)(rows - 1) * step) * f);
+    double ya = floor((y0 + (double)row0 * step) * f), yb = floor((y0 + (double)(row0 + rows - 1) * step) * f);
     ok = ok && ya >= (double)INT32_MIN + 2 && yb <= (double)INT32_MAX - 2;
     for (int c0 = 0; ok && c0 < n; c0 += NC_CHUNK)
         ok = nv_cband_cells(n, c0, x0, step, f, &lo, &hi);
     if (!ok) {
-        nv_cellular2_floatrows(L, n, rows, x0, step, y0, fv, fg);
+        nv_cellular2_floatrows(L, n, rows, row0, x0, step, y0, fv, fg);
         return;
     }
     for (int c0 = 0; c0 < n; c0 += NC_CHUNK)
-        nv_cband_chunk(L, n, rows, c0, x0, step, y0, fv, fg);
+        nv_cband_chunk(L, n, rows, row0, c0, x0, step, y0, fv, fg);
 }
 
 /* 2D fbm octaves added into the sums in the row loop, with gradients (the

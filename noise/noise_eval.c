@@ -12,6 +12,7 @@
 #include "noise_kernels.h"
 #include "noise_cellular.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -403,12 +404,13 @@ NE_CLASSIC_ROWS(perlin_angle2, NK_SRC_ANGLE, NK_FADE_QUINTIC)
         else                                                                                            \
             ne_sq2_row(MODE, 0, 1, L, 0, n, NULL, x0, step, y, NULL, NULL, fv, NULL);                   \
     }                                                                                                   \
-    static void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step, double y0,  \
-                                float *fv, float *fg)                                                   \
+    static void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0, double step,   \
+                                double y0, float *fv, float *fg)                                        \
     {                                                                                                   \
         for (int r = 0; r < rows; r++) {                                                                \
             size_t at = (size_t)r * (size_t)n;                                                          \
-            name##_floatrow1(L, n, x0, step, y0 + (double)r * step, fv + at, fg ? fg + 2 * at : NULL);  \
+            name##_floatrow1(L, n, x0, step, y0 + (double)(row0 + r) * step, fv + at,                   \
+                             fg ? fg + 2 * at : NULL);                                                  \
         }                                                                                               \
     }
 NE_SQ2_ROWS(value_sq2, NK_MODE_VALUE)
@@ -904,22 +906,24 @@ static void ne_floats2(float *out, const double *a, const double *b, int n)
     }
 }
 
-static void ne_grid(const ne_field *F, double x0, double y0, double step, int width, int height,
+/* Rows row0 .. row0 + height - 1 of the grid at (x0, y0): row j at
+ * y0 + (row0 + j) * step, into out_values + j * width. */
+static void ne_grid(const ne_field *F, double x0, double y0, double step, int width, int row0, int height,
                     float *out_values, float *out_grads)
 {
-    if (width <= 0 || height <= 0)
+    if (width <= 0 || height <= 0 || row0 < 0 || row0 > INT_MAX - height)
         return;
     const ne_layer *L = &F->layer[0];
     if (F->n_layers == 1 && L->n_oct == 1 && L->fractal == NOISE_FBM && !F->d3 && L->base.float_row) {
         /* the base field straight into the caller's floats: the same
          * numbers as below, without the intermediate doubles */
-        L->base.float_row(L, width, height, x0, step, y0, out_values, out_grads);
+        L->base.float_row(L, width, height, row0, x0, step, y0, out_values, out_grads);
         return;
     }
     double xs[NE_CHUNK], v[NE_CHUNK];
     ne_grad g;
     for (int j = 0; j < height; j++) {
-        double y = y0 + (double)j * step;
+        double y = y0 + (double)(row0 + j) * step;
         for (int i0 = 0; i0 < width; i0 += NE_CHUNK) {
             int m = width - i0 < NE_CHUNK ? width - i0 : NE_CHUNK;
             for (int i = 0; i < m; i++)
@@ -970,7 +974,13 @@ void noise_field_points(const noise_field *field, size_t n_points, const double 
 void noise_field_grid(const noise_field *field, double x0, double y0, double step, int width, int height,
                       float *out_values, float *out_grads)
 {
-    ne_grid(&field->planar, x0, y0, step, width, height, out_values, out_grads);
+    ne_grid(&field->planar, x0, y0, step, width, 0, height, out_values, out_grads);
+}
+
+void noise_field_grid_rows(const noise_field *field, double x0, double y0, double step, int width, int row0,
+                           int rows, float *out_values, float *out_grads)
+{
+    ne_grid(&field->planar, x0, y0, step, width, row0, rows, out_values, out_grads);
 }
 
 /* The spec-taking conveniences prepare, on the stack, only the shape they
@@ -998,5 +1008,5 @@ void noise_eval_grid(const noise_spec *spec, double x0, double y0, double step, 
         return;
     struct noise_field F;
     ne_prepare(&F, spec, 1, 0);
-    ne_grid(&F.planar, x0, y0, step, width, height, out_values, out_grads);
+    ne_grid(&F.planar, x0, y0, step, width, 0, height, out_values, out_grads);
 }

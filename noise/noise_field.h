@@ -41,11 +41,12 @@ typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, dou
                           ne_grad acc_g);
 
 /* A one-octave fbm grid straight into the caller's floats: rows r < rows
- * at y0 + r * step, sample i of a row at x0 + i * step, row r at fv + r * n
- * (and fg + 2 * r * n); fg NULL: values only. A loop may share what is the
- * same on every row (x) across the rows. */
-typedef void (*ne_float_row_fn)(const ne_layer *L, int n, int rows, double x0, double step, double y0, float *fv,
-                                float *fg);
+ * at y0 + (row0 + r) * step (rows row0 .. of the grid at y0), sample i of
+ * a row at x0 + i * step, row r at fv + r * n (and fg + 2 * r * n); fg
+ * NULL: values only. A loop may share what is the same on every row (x)
+ * across the rows. */
+typedef void (*ne_float_row_fn)(const ne_layer *L, int n, int rows, int row0, double x0, double step, double y0,
+                                float *fv, float *fg);
 
 /* A 2D fbm layer (any number of octaves) at n points given as (x, y)
  * pairs, finished as ne_layer_eval finishes it (sum / amp_sum, clamped to

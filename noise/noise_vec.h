@@ -1631,10 +1631,10 @@ NV_FN void nv_tri2_cols(const double *xs, double x0, double step, double f, int 
 
 /* Rows of the triangle lattice (nv_tri2_chunk on each chunk): the row at
  * y0 of the samples xs (to_float 0 or 2), or `rows` rows of a grid
- * (to_float 1: sample i of row r at x0 + i * step, y0 + r * step; row r
- * at fv + r * n, fg + 2 * r * n), whose x is computed once for all its
- * rows. */
-NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, int rows,
+ * (to_float 1: sample i of row r at x0 + i * step, y0 + (row0 + r) *
+ * step; row r at fv + r * n, fg + 2 * r * n), whose x is computed once for
+ * all its rows. */
+NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, int rows, int row0,
                         const double *xs, double x0, double step, double y0, double *v, ne_grad g, float *fv,
                         float *fg)
 {
@@ -1647,8 +1647,9 @@ NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L
         nv_tri2_chain_init(&ch);
         for (int r = 0; r < rows; r++) {
             size_t at = (size_t)r * (size_t)n;
-            /* the grid's rows at ne_grid's y0 + r * step; a row of samples at its y */
-            nv_tri2_chunk(mode, want_grad, to_float, L, k, &o, m, xq, xk, c0, to_float == 1 ? y0 + (double)r * step : y0,
+            /* the grid's rows at ne_grid's y0 + (row0 + r) * step; a row of samples at its y */
+            nv_tri2_chunk(mode, want_grad, to_float, L, k, &o, m, xq, xk, c0,
+                          to_float == 1 ? y0 + (double)(row0 + r) * step : y0,
                           &ch, v, g, fv ? fv + at : NULL, fg ? fg + 2 * at : NULL);
         }
     }
@@ -1971,10 +1972,11 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
     }
 }
 
-/* A one-octave grid (rows at y0 + r * step) into floats, as nv_sq2_row's
- * float rows: each chunk's columns computed once for all rows. */
-NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int rows, double x0, double step,
-                       double y0, float *fv, float *fg)
+/* A one-octave grid (rows at y0 + (row0 + r) * step) into floats, as
+ * nv_sq2_row's float rows: each chunk's columns computed once for all
+ * rows. */
+NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int rows, int row0, double x0,
+                       double step, double y0, float *fv, float *fg)
 {
     double f = L->freq[0];
     int share = nv_sq2_shares(n, NULL, step, f);
@@ -1983,7 +1985,7 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         nv_sq2_cols_at(mode, want_grad, 1, share, f, n, NULL, x0, step, c0, &cc);
         for (int r = 0; r < rows; r++) {
-            double qy = (y0 + (double)r * step) * f, ty, sy, dsy;
+            double qy = (y0 + (double)(row0 + r) * step) * f, ty, sy, dsy;
             uint64_t j;
             int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
             size_t at = (size_t)r * (size_t)n;
@@ -2035,13 +2037,13 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
         else                                                                                              \
             nv_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                        \
     }                                                                                                     \
-    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step,     \
-                                          double y0, float *fv, float *fg)                                \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
+                                          double step, double y0, float *fv, float *fg)                   \
     {                                                                                                     \
         if (fg)                                                                                           \
-            nv_sq2_rows(MODE, 1, L, n, rows, x0, step, y0, fv, fg);                                       \
+            nv_sq2_rows(MODE, 1, L, n, rows, row0, x0, step, y0, fv, fg);                                 \
         else                                                                                              \
-            nv_sq2_rows(MODE, 0, L, n, rows, x0, step, y0, fv, NULL);                                     \
+            nv_sq2_rows(MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                               \
     }
 
 #define NV_TRI2_LOOPS(name, MODE)                                                                         \
@@ -2049,13 +2051,13 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_rows(MODE, 0, 0, L, k, n, 1, xs, 0, 0, y, v, g, NULL, NULL);                              \
+        nv_tri2_rows(MODE, 0, 0, L, k, n, 1, 0, xs, 0, 0, y, v, g, NULL, NULL);                           \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_rows(MODE, 1, 0, L, k, n, 1, xs, 0, 0, y, v, g, NULL, NULL);                              \
+        nv_tri2_rows(MODE, 1, 0, L, k, n, 1, 0, xs, 0, 0, y, v, g, NULL, NULL);                           \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
@@ -2073,17 +2075,17 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                                      double *acc_v, ne_grad acc_g)                                        \
     {                                                                                                     \
         if (acc_g)                                                                                        \
-            nv_tri2_rows(MODE, 1, 2, L, k, n, 1, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                  \
+            nv_tri2_rows(MODE, 1, 2, L, k, n, 1, 0, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);               \
         else                                                                                              \
-            nv_tri2_rows(MODE, 0, 2, L, k, n, 1, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                   \
+            nv_tri2_rows(MODE, 0, 2, L, k, n, 1, 0, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                \
     }                                                                                                     \
-    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, double x0, double step,     \
-                                          double y0, float *fv, float *fg)                                \
+    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
+                                          double step, double y0, float *fv, float *fg)                   \
     {                                                                                                     \
         if (fg)                                                                                           \
-            nv_tri2_rows(MODE, 1, 1, L, 0, n, rows, NULL, x0, step, y0, NULL, NULL, fv, fg);              \
+            nv_tri2_rows(MODE, 1, 1, L, 0, n, rows, row0, NULL, x0, step, y0, NULL, NULL, fv, fg);        \
         else                                                                                              \
-            nv_tri2_rows(MODE, 0, 1, L, 0, n, rows, NULL, x0, step, y0, NULL, NULL, fv, NULL);            \
+            nv_tri2_rows(MODE, 0, 1, L, 0, n, rows, row0, NULL, x0, step, y0, NULL, NULL, fv, NULL);      \
     }
 
 #define NV_3D_LOOPS(name, LAT, MODE)                                                                          \

@@ -91,6 +91,13 @@ size_t heights_row_bytes(const heights_opts *o, int n_grad, int width)
     }
 }
 
+/* A float's bytes in little-endian order (the host's own on x86-64) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HEIGHTS_HOST_LE 1
+#else
+#define HEIGHTS_HOST_LE 0
+#endif
+
 static unsigned char *put_f32le(unsigned char *p, float f)
 {
     uint32_t u;
@@ -108,7 +115,9 @@ void heights_encode_row(const heights_opts *o, int width, const float *values,
     assert(width >= 0 && (o->format != HEIGHTS_NPY || !o->gradient || grads != NULL));
     switch (o->format) {
     case HEIGHTS_NPY:
-        if (!o->gradient) {
+        if (!o->gradient && HEIGHTS_HOST_LE) {
+            memcpy(out, values, (size_t)width * sizeof(float));
+        } else if (!o->gradient) {
             for (int i = 0; i < width; i++)
                 out = put_f32le(out, values[i]);
         } else {

@@ -1,4 +1,5 @@
-/* scratch.h: a thread's reusable working buffers for tile renders.
+/* scratch.h: a thread's reusable working buffers for tile renders (and
+ * grid bands).
  *
  * The daemon sends every block of 64 KiB and more straight to mmap (main.c),
  * so a tile's working arrays (the field's floats and gradients, the pixels,
@@ -20,8 +21,8 @@
 #include <stddef.h>
 
 typedef enum {
-    SCRATCH_VALUES, /* render: the grid's floats */
-    SCRATCH_GRADS,  /* render: their gradients (shaded tiles) */
+    SCRATCH_VALUES, /* render: the grid's floats; grid.c: a band's */
+    SCRATCH_GRADS,  /* render: their gradients (shaded tiles); grid.c: a band's */
     SCRATCH_PIXELS, /* render: the image */
     SCRATCH_ROWS,   /* pngenc: the filtered rows */
     SCRATCH_TOKENS, /* fastz: the tokens */

@@ -407,6 +407,81 @@ static void test_no_period(void)
             }
 }
 
+/* ---- a grid in bands of rows ---- */
+
+/* noise_field_grid_rows: any split of a grid into bands of rows gives the
+ * whole grid's rows bit for bit (values and gradients), for every base, at
+ * one octave (each kind's direct-to-float loops: square rows sharing a
+ * tile's columns, triangle chains, cellular bands, which start over at a
+ * band's first row) and three, at 16 samples a cell down to 2.7 a sample,
+ * decreasing rows (negative step), far out, and periodic (period 16).
+ * Rows 150 wide cross the row loops' 128-sample chunks. */
+static void test_grid_rows(void)
+{
+    enum { W = 150, H = 40 };
+    static const double places[][3] = { { -3.0 + 1.0 / 32, -2.0 + 1.0 / 32, 1.0 / 16 },
+                                         { 12.25, -7.75, 0.37 },
+                                         { -1e6, 2e6, 0.95 },
+                                         { 40.0, 1.5, -0.3 },
+                                         { 0.5, 0.5, 1.0 / 7 } };
+    static const int cuts[][5] = { { 0, 1, 9, 25, H }, { 0, 16, 17, 39, H }, { 0, 3, 20, 21, H } };
+    static float whole[W * H], wg[2 * W * H], part[W * H], pg[2 * W * H];
+    int configs = 0, bad_configs = 0;
+    for (int b = 0; b < TN_N_BASES; b++)
+        for (int pl = 0; pl < 5; pl++)
+            for (int oct = 1; oct <= 3; oct += 2)
+                for (int grad = 0; grad < 2; grad++) {
+                    noise_spec s;
+                    noise_spec_default(&s, tn_bases[b].kind, 11 + (uint32_t)pl);
+                    tn_apply(&s, b);
+                    s.octaves = oct;
+                    /* periodic where the field has a period (not simplex,
+                     * not the triangle lattice, not angle gradients) */
+                    if (pl == 4 && s.kind != NOISE_SIMPLEX && s.lattice == NOISE_SQUARE &&
+                        s.gradients == NOISE_GRADIENTS_TABLE)
+                        s.period = 16;
+                    noise_field *f = noise_field_create(&s);
+                    CHECK(f != NULL);
+                    if (f == NULL)
+                        return;
+                    const double *P = places[pl];
+                    noise_field_grid(f, P[0], P[1], P[2], W, H, whole, grad ? wg : NULL);
+                    int bad = 0;
+                    for (int c = 0; c < 3; c++)
+                        for (int k = 0; k < 4; k++) {
+                            int r0 = cuts[c][k], n = cuts[c][k + 1] - r0;
+                            memset(part, 0xA5, sizeof part);
+                            memset(pg, 0xA5, sizeof pg);
+                            noise_field_grid_rows(f, P[0], P[1], P[2], W, r0, n, part, grad ? pg : NULL);
+                            bad += memcmp(part, whole + (size_t)r0 * W, sizeof(float) * W * (size_t)n) != 0;
+                            if (grad)
+                                bad += memcmp(pg, wg + 2 * (size_t)r0 * W, 2 * sizeof(float) * W * (size_t)n) != 0;
+                            /* nothing past the band */
+                            bad += ((const unsigned char *)part)[sizeof(float) * W * (size_t)n] != 0xA5;
+                        }
+                    noise_field_destroy(f);
+                    configs++;
+                    if (bad && bad_configs++ < 8)
+                        fprintf(stderr, "  %s place %d, %d octaves%s: %d bands differ from the whole grid\n",
+                                tn_bases[b].name, pl, oct, grad ? ", gradients" : "", bad);
+                }
+    /* a first row below 0, or rows past INT_MAX: nothing written */
+    noise_spec s;
+    noise_spec_default(&s, NOISE_PERLIN, 1);
+    noise_field *f = noise_field_create(&s);
+    CHECK(f != NULL);
+    if (f == NULL)
+        return;
+    memset(part, 0xA5, sizeof part);
+    noise_field_grid_rows(f, 0.0, 0.0, 0.1, W, -1, 2, part, NULL);
+    noise_field_grid_rows(f, 0.0, 0.0, 0.1, W, 2147483647, 2, part, NULL);
+    CHECK(((const unsigned char *)part)[0] == 0xA5 && ((const unsigned char *)part)[sizeof part - 1] == 0xA5);
+    noise_field_destroy(f);
+    printf("# grid rows: %d configurations\n", configs);
+    CHECKF(bad_configs == 0, "%d of %d configurations: bands of rows differ from the whole grid", bad_configs,
+           configs);
+}
+
 /* ---- grid and batch against the point path ---- */
 
 static void test_grid_equals_point(void)
@@ -800,6 +875,7 @@ int main(void)
     RUN_PATHS(test_far_smooth);
     RUN_PATHS(test_no_period);
     RUN_PATHS(test_grid_equals_point);
+    RUN_PATHS(test_grid_rows);
     RUN_PATHS(test_dims3_equals_has_t);
     RUN_PATHS(test_extreme_coordinates);
     return t_done();
