@@ -42,9 +42,10 @@ REL_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/rel/%.o)
 SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
-# the noise core as an installed library (below, "make install")
+# the noise core as an installed library (below, "make install"); the minor
+# version grows with new functions (2.1: noise_field_grid_rows)
 LIB_MAJOR   := 2
-LIB_VERSION := 2.0.0
+LIB_VERSION := 2.1.0
 PIC_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/pic/%.o)
 LIB_FILES   := $(BUILD)/lib/libnoisetile.a $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION)
 
