@@ -179,19 +179,19 @@ static void eval_row(grid_job *job, int j)
 }
 
 /* A band's values (and gradients) for rows j0 .. j1 - 1 of a numeric
- * grid, in one call, into blocks lent by this thread's scratch: 1, or 0
- * where the rows go one at a time through eval_row (a picture, the
- * 3-component gradient, or no memory for the band). */
+ * grid, in one call, into blocks lent by this thread's scratch; b->values
+ * stays NULL where the rows go one at a time through eval_row instead (a
+ * picture, the 3-component gradient, or no memory for the band). */
 typedef struct {
     float *values, *grads;
 } band_fill;
 
-static int fill_band(grid_job *job, int j0, int j1, band_fill *b)
+static void fill_band(grid_job *job, int j0, int j1, band_fill *b)
 {
     const grid_request *r = &job->req;
     b->values = b->grads = NULL;
     if (r->picture || (job->with_grad && job->n_grad == 3))
-        return 0;
+        return;
     size_t n = (size_t)(j1 - j0) * (size_t)r->width;
     b->values = scratch_take(SCRATCH_VALUES, n * sizeof(float));
     if (job->with_grad)
@@ -200,10 +200,9 @@ static int fill_band(grid_job *job, int j0, int j1, band_fill *b)
         scratch_give(SCRATCH_VALUES, b->values);
         scratch_give(SCRATCH_GRADS, b->grads);
         b->values = b->grads = NULL;
-        return 0;
+        return;
     }
     noise_field_grid_rows(job->field, r->x, r->y, r->step, r->width, j0, j1 - j0, b->values, b->grads);
-    return 1;
 }
 
 static void band_done(band_fill *b)
