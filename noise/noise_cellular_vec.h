@@ -662,12 +662,23 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
     }
 }
 
-#define NV_VECS_CASE(D, RET)                                                                                  \
+/* nv_cell_vecs(distance, return, ...) with the layer C's distance and
+ * return as literals (each case its own copy), the rest of the arguments
+ * as given */
+#define NV_VECS_CASE(D, RET, ...)                                                                             \
     case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_vecs(D, RET, d3, want_grad, to_float, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg);       \
+        nv_cell_vecs(D, RET, __VA_ARGS__);                                                                    \
         break;
-#define NV_VECS_DIST(D) \
-    NV_VECS_CASE(D, NOISE_F1) NV_VECS_CASE(D, NOISE_F2) NV_VECS_CASE(D, NOISE_F2_F1) NV_VECS_CASE(D, NOISE_CELL)
+#define NV_VECS_DIST(D, ...)                                                                                  \
+    NV_VECS_CASE(D, NOISE_F1, __VA_ARGS__) NV_VECS_CASE(D, NOISE_F2, __VA_ARGS__)                             \
+    NV_VECS_CASE(D, NOISE_F2_F1, __VA_ARGS__) NV_VECS_CASE(D, NOISE_CELL, __VA_ARGS__)
+#define NV_VECS_SWITCH(C, ...)                                                                                \
+    switch ((C)->distance * NOISE_RETURN_COUNT + (C)->ret) {                                                  \
+        NV_VECS_DIST(NOISE_EUCLIDEAN, __VA_ARGS__)                                                            \
+        NV_VECS_DIST(NOISE_MANHATTAN, __VA_ARGS__)                                                            \
+        NV_VECS_DIST(NOISE_CHEBYSHEV, __VA_ARGS__)                                                            \
+    default: break;                                                                                           \
+    }
 
 /* R for octave k of a layer along a row at y (and t) */
 NV_FN void nv_crow_at(nv_crow *R, int d3, int want_grad, int to_float, const ne_layer *L, int k, double y, double t)
@@ -752,12 +763,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                 for (int ey = 0; ey < 3; ey++)
                     nv_ccols_row(&ccs, C, R.s, R.per, d3, want_grad, R.a0, R.n_cols, R.j, R.kk, R.fyz[1], R.fyz[2],
                                  ez * 3 + ey, ey - 1, ez - 1);
-            switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
-                NV_VECS_DIST(NOISE_EUCLIDEAN)
-                NV_VECS_DIST(NOISE_MANHATTAN)
-                NV_VECS_DIST(NOISE_CHEBYSHEV)
-            default: break;
-            }
+            NV_VECS_SWITCH(C, d3, want_grad, to_float, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg)
             continue;
         }
         /* every lane its own cells (more than a cell per sample, or
@@ -929,20 +935,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_slow(nv_crow *R, const 
 static NV_TARGET __attribute__((noinline)) void nv_cband_vec(int want_grad, nv_crow *R, const nv_cband *B, int c0,
                                                               int i, int m, float *fv, float *fg)
 {
-    const double *X = B->x + i;
-    switch (R->C->distance * NOISE_RETURN_COUNT + R->C->ret) {
-#define NV_BVEC_CASE(D, RET)                                                                                  \
-    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_vecs(D, RET, 0, want_grad, 1, R, X, 0, 0, c0 + i, m, NULL, NULL, fv, fg);                     \
-        break;
-#define NV_BVEC_DIST(D) NV_BVEC_CASE(D, NOISE_F1) NV_BVEC_CASE(D, NOISE_F2) NV_BVEC_CASE(D, NOISE_F2_F1) NV_BVEC_CASE(D, NOISE_CELL)
-        NV_BVEC_DIST(NOISE_EUCLIDEAN)
-        NV_BVEC_DIST(NOISE_MANHATTAN)
-        NV_BVEC_DIST(NOISE_CHEBYSHEV)
-#undef NV_BVEC_DIST
-#undef NV_BVEC_CASE
-    default: break;
-    }
+    NV_VECS_SWITCH(R->C, 0, want_grad, 1, R, B->x + i, 0, 0, c0 + i, m, NULL, NULL, fv, fg)
 }
 
 /* One row of a band's chunk (samples c0 .. c0 + mc - 1) into the row's
