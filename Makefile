@@ -34,14 +34,14 @@ SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sani
 TSAN    := -O1 -g -fsanitize=thread
 
 NOISE_SRC   := $(wildcard noise/*.c)
-SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
-TEST_SRC    := $(wildcard tests/test_*.c)
+SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c server/*/*.c))
+TEST_SRC    := $(wildcard tests/unit/test_*.c)
 
 REL_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/rel/%.o)
 REL_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/rel/%.o)
 SAN_NOISE   := $(NOISE_SRC:%.c=$(BUILD)/asan/%.o)
 SAN_SERVER  := $(SERVER_SRC:%.c=$(BUILD)/asan/%.o)
-SAN_TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/asan/bin/%)
+SAN_TESTS   := $(TEST_SRC:tests/unit/%.c=$(BUILD)/asan/bin/%)
 # the noise core as an installed library (below, "make install"); the minor
 # version grows with new functions (2.1: noise_field_grid_rows)
 LIB_MAJOR   := 2
@@ -77,7 +77,7 @@ help:
 	@echo '  clean           remove build/'
 
 # ---- the viewer: static/ and the library files below, staged in build/www
-# and compiled into the binary (server/embedded.h, scripts/embed-www.sh), so
+# and compiled into the binary (server/service/embedded.h, scripts/embed-www.sh), so
 # build/noisetile serves everything the page needs, with no internet and no
 # flag (--static DIR overrides it). To embed another file, add
 # "URL-PATH=SOURCE" to WWW_VENDOR, its npm package pinned in package.json and
@@ -128,7 +128,7 @@ $(BUILD)/.libs:
 MHD_PATCHES := $(wildcard deps/libmicrohttpd/*.patch)
 $(MHD_A) $(MHD_H) &: scripts/libmicrohttpd.sh $(MHD_PATCHES) | $(BUILD)/.libs
 	$(call quiet,MHD,$(MHD_A))CC="$(CC)" scripts/libmicrohttpd.sh $(MHD) $(if $(filter 1,$(V)),,>/dev/null)
-MHD_USERS := $(basename $(shell grep -l '<microhttpd.h>\|"connguard.h"' server/*.c tests/*.c tests/fuzz/*.c 2>/dev/null))
+MHD_USERS := $(basename $(shell grep -l '<microhttpd.h>\|"net/connguard.h"' server/*.c server/*/*.c tests/unit/*.c tests/fuzz/*.c 2>/dev/null))
 $(foreach f,rel asan vg fuzz,$(MHD_USERS:%=$(BUILD)/$(f)/%.o)): $(MHD_H)
 
 # ---- release build ----
@@ -158,18 +158,18 @@ $(BUILD)/asan/www.o: $(WWW_C) | $(BUILD)/.libs
 $(BUILD)/asan/noisetile: $(BUILD)/asan/server/main.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE) $(MHD_A)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
-$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE) $(MHD_A)
+$(BUILD)/asan/bin/%: $(BUILD)/asan/tests/unit/%.o $(SAN_SERVER) $(BUILD)/asan/www.o $(SAN_NOISE) $(MHD_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) $(SAN) -o $@ $^ $(LIBS)
 
 # The C code of Wikipedia's Perlin noise article, the reference of the classic
 # kind, as printed: its `a *= 3284157443` multiplies in signed long and
-# overflows for negative cells (tests/wikipedia_perlin.c), so this one object
+# overflows for negative cells (tests/unit/wikipedia_perlin.c), so this one object
 # is built without UBSan's signed-overflow check, and its `a >> w-s` without
 # -Wparentheses.
-$(BUILD)/asan/bin/test_noise_classic: $(BUILD)/asan/tests/wikipedia_perlin.o
-$(BUILD)/asan/tests/wikipedia_perlin.o: SAN += -fno-sanitize=signed-integer-overflow
-$(BUILD)/asan/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+$(BUILD)/asan/bin/test_noise_classic: $(BUILD)/asan/tests/unit/wikipedia_perlin.o
+$(BUILD)/asan/tests/unit/wikipedia_perlin.o: SAN += -fno-sanitize=signed-integer-overflow
+$(BUILD)/asan/tests/unit/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 
 # The vector paths (noise_avx2.c, noise_avx512.c) are a few very large
 # functions (every kernel inlined into its row and batch loops). Under
@@ -186,8 +186,8 @@ $(SAN_VEC_OBJS): SAN := $(filter-out -g,$(SAN)) -g1 --param asan-instrumentation
 # The cache and the render pool are also tested under ThreadSanitizer
 # (each test links only its module).
 TSAN_TESTS := $(BUILD)/tsan/bin/test_cache $(BUILD)/tsan/bin/test_pool
-$(BUILD)/tsan/bin/test_cache: tests/test_cache.c server/cache.c
-$(BUILD)/tsan/bin/test_pool: tests/test_pool.c server/pool.c
+$(BUILD)/tsan/bin/test_cache: tests/unit/test_cache.c server/service/cache.c
+$(BUILD)/tsan/bin/test_pool: tests/unit/test_pool.c server/service/pool.c
 $(TSAN_TESTS): | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(TSAN) -o $@ $(filter %.c,$^) -lpthread -lm
@@ -217,7 +217,7 @@ deps-bench: $(BUILD)/.deps-bench
 
 # ---- benchmarks, release flags (BENCHMARKS.md) ----
 # Tile rendering and PNG encoding against libpng's defaults.
-$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/render.o $(BUILD)/rel/server/pngenc.o $(BUILD)/rel/server/fastz.o $(BUILD)/rel/server/scratch.o $(BUILD)/rel/server/failalloc.o $(BUILD)/libnoise.a
+$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/tiles/render.o $(BUILD)/rel/server/tiles/pngenc.o $(BUILD)/rel/server/tiles/fastz.o $(BUILD)/rel/server/base/scratch.o $(BUILD)/rel/server/base/failalloc.o $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
 
@@ -256,7 +256,7 @@ bench-noise: deps-bench
 	$(BUILD)/bench/bench_noise
 
 # A grid's encodings against the bare noise_eval_grid fill of its window.
-GRID_OBJS := $(addprefix $(BUILD)/rel/server/,grid.o heights.o gzip.o pngstream.o bytebuf.o render.o pngenc.o fastz.o scratch.o failalloc.o)
+GRID_OBJS := $(addprefix $(BUILD)/rel/server/,heights/grid.o heights/heights.o base/gzip.o heights/pngstream.o base/bytebuf.o tiles/render.o tiles/pngenc.o tiles/fastz.o base/scratch.o base/failalloc.o)
 $(BUILD)/bench/bench_grid: bench/bench_grid.c $(GRID_OBJS) $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
@@ -338,12 +338,12 @@ test: deps-test
 
 # noise/ stands alone: every noise/*.c compiled with -Inoise only (the
 # library's objects, below), linked with -lm only.
-$(BUILD)/noise_standalone: tests/noise_standalone.c $(PIC_NOISE)
+$(BUILD)/noise_standalone: tests/unit/noise_standalone.c $(PIC_NOISE)
 	@mkdir -p $(dir $@)
-	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/noise_standalone.c $(PIC_NOISE) -lm
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/unit/noise_standalone.c $(PIC_NOISE) -lm
 	$(Q)$@ >/dev/null || { $@; rm -f $@; exit 1; }
 
-# The installed library is built here too, so that tests/test_install.sh
+# The installed library is built here too, so that tests/setup/test_install.sh
 # (which runs `make install`, one job) only copies files and the compile
 # shares the -j of this build.
 test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS) $(LIB_FILES)
@@ -383,7 +383,7 @@ fuzz: fuzz-build
 # without sanitizers (-O1 -g, $(BUILD)/vg), all under valgrind memcheck:
 # no error, no definite or indirect leak (tests/valgrind.sh).
 VG_OBJS  := $(NOISE_SRC:%.c=$(BUILD)/vg/%.o) $(SERVER_SRC:%.c=$(BUILD)/vg/%.o) $(BUILD)/vg/www.o
-VG_TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/vg/bin/%)
+VG_TESTS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/vg/bin/%)
 
 $(BUILD)/vg/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
@@ -396,13 +396,13 @@ $(BUILD)/vg/www.o: $(WWW_C) | $(BUILD)/.libs
 $(BUILD)/vg/noisetile: $(BUILD)/vg/server/main.o $(VG_OBJS) $(MHD_A)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
-$(BUILD)/vg/bin/%: $(BUILD)/vg/tests/%.o $(VG_OBJS) $(MHD_A)
+$(BUILD)/vg/bin/%: $(BUILD)/vg/tests/unit/%.o $(VG_OBJS) $(MHD_A)
 	@mkdir -p $(dir $@)
 	$(call quiet,LINK,$@)$(CC) -O1 -g -o $@ $^ $(LIBS)
 
 # the article's code of test_noise_classic (see the sanitizer build above)
-$(BUILD)/vg/bin/test_noise_classic: $(BUILD)/vg/tests/wikipedia_perlin.o
-$(BUILD)/vg/tests/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
+$(BUILD)/vg/bin/test_noise_classic: $(BUILD)/vg/tests/unit/wikipedia_perlin.o
+$(BUILD)/vg/tests/unit/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 
 valgrind: deps-test
 	$(MAKE) --no-print-directory $(BUILD)/vg/noisetile $(VG_TESTS)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "grid.h"
+#include "heights/grid.h"
 #include "noise.h"
 
 static double now_ms(void)

@@ -17,8 +17,8 @@
 #include <zlib.h>
 
 #include "noise.h"
-#include "pngenc.h"
-#include "render.h"
+#include "tiles/pngenc.h"
+#include "tiles/render.h"
 
 #define PX 256
 #define N_TILES 8

@@ -60,7 +60,7 @@
  *   quintic as its comments). Seed 0 is the article's function: the same
  *   gradients bit for bit, the rest in double where the article uses float,
  *   so the values differ from the article's by at most 2e-6 (measured
- *   1.3e-7 at 10,000 points per fade, tests/test_noise_classic.c);
+ *   1.3e-7 at 10,000 points per fade, tests/unit/test_noise_classic.c);
  *   other seeds XOR avalanche(seed) into the hash (after b's multiply).
  *   It is 0 at every node, exactly. It is 2D: it takes no t (with t, or at
  *   3D points, it is the same field, d/dt = 0). With the linear fade the
@@ -73,7 +73,7 @@
  *   gradientNoise(p), unscaled (about +-0.7); simplex&gradients=angle&
  *   falloff=quartic is its simplexNoise(p / sqrt(3)) (noisetile's simplex
  *   lattice), whose 99 never overshoots (bound 0.9979, below); both within
- *   1e-12 of a transcription (tests/test_noise_glsl.c). simplex with
+ *   1e-12 of a transcription (tests/unit/test_noise_glsl.c). simplex with
  *   angle gradients keeps its classic kernel and scale; perlin on the
  *   triangle lattice with angle gradients is that same field. These are 2D
  *   like classic (no t; at 3D points d/dt = 0).
@@ -122,7 +122,7 @@
  *   triangle lattice with gradients=angle is simplex/angle)
  *
  *
- * cellular, jitter 1 (tests/test_noise_cellular.c: 100,000 random points
+ * cellular, jitter 1 (tests/unit/test_noise_cellular.c: 100,000 random points
  * per row, most within 60 cells of the origin, a tenth beyond 1e6 cells;
  * the bounds of the mapping are worst cases, so the upper ends stay well
  * below 1; -1 is a feature point (f1) or a cell border (f2-f1)):
@@ -397,7 +397,7 @@ int noise_simd_set(noise_simd path);
  * with its Makefile (-ffp-contract=off, no fast-math) and on every
  * instruction-set path above. A release that changes any value bumps it,
  * so a caller that caches or stores values (tiles, heightmaps) can key them
- * on it. Version 1 is pinned by tests/test_noise_golden.c. The shared
+ * on it. Version 1 is pinned by tests/unit/test_noise_golden.c. The shared
  * library's soname (libnoisetile.so.N) changes when a public struct or
  * signature changes: noise_spec grew cellular's fields in .so.2. */
 #define NOISE_VERSION 1

@@ -745,7 +745,7 @@ static void ne_layer_eval(const ne_layer *L, int n, const double *xs, const doub
     double sum = L->amp_sum;
     /* Values are clamped to [-1, 1]: interpolation and the sums round, and
      * near a lattice value of +-1 they land a few ulps outside (fuzz_points
-     * found -1.0000000000000004; tests/test_fuzz_regress.c). */
+     * found -1.0000000000000004; tests/unit/test_fuzz_regress.c). */
     if (L->fractal == NOISE_FBM) {
         ne_clamp_n(NE_CLAMP_DIV, out_v, a.v, n, sum);
         if (want)

@@ -277,7 +277,7 @@ NK_INLINE double nk_improved3(const unsigned char *perm, double x, double y, dou
 
 /* Islands' diamond gradients normalised to unit length: entry b is
  * (gx, gy) * (1 / sqrt(gx^2 + gy^2)) of nl_diamond_table[b], computed in
- * double (tests/test_noise.c checks every entry bit for bit). */
+ * double (tests/unit/test_noise.c checks every entry bit for bit). */
 static const double nk_simplex2_table[256][2] = {
     { 0.0, -1.0 }, { 0.015934231746138144, -0.9998730420701722 }, { 0.03237168905370856, -0.9994758995332554 },
     { 0.049322612310635054, -0.9987828992903586 }, { 0.06679609352382887, -0.9977666470121939 },

@@ -107,7 +107,7 @@ static inline uint64_t nl_floor(double x, double *frac)
  * whose truncation is below 1e-19; Horner in double, no fused multiply-add.
  * noise_classic_vec.h's nv_sincos is the same expression lane by lane.
  * Against glibc's sin and cos the difference is at most 2.2e-16 over 2^20
- * angles (tests/test_noise_classic.c, which allows 4.5e-16). */
+ * angles (tests/unit/test_noise_classic.c, which allows 4.5e-16). */
 #define NL_2_OVER_PI 0.6366197723675814
 #define NL_PIO2_HI 1.5707963267341256    /* 0x1.921fb544p+0 */
 #define NL_PIO2_LO 6.077100506506192e-11 /* pi/2 - NL_PIO2_HI */

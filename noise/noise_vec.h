@@ -143,7 +143,7 @@ NV_FN vi nv_byte(vi h) { return vi_and(h, vi_set1(255)); }
  * divide: q0 = b * (1/255) is within an ulp of it; r = b - 255 q0 comes out
  * exact (b - 256 q0 and then + q0 cancel exactly: Sterbenz), and q0 + r *
  * (1/255) rounds to the quotient, which no b brings within 2^-60 (relative)
- * of a halfway point (tests/test_noise.c checks all 256 against the
+ * of a halfway point (tests/unit/test_noise.c checks all 256 against the
  * division through the vector paths). */
 NV_FN vd nv_div255(vd b)
 {

@@ -10,7 +10,7 @@
 #     $OPT (-O2, as the release build), each test file at -O1 (as make test);
 #  2. an initramfs: busybox-static, the tests, an /init that prints the
 #     guest's AVX-512 flags, runs each test with NOISE_TEST_PATHS=avx512
-#     (tests/test_noise_util.h: the AVX-512 path only, and the scalar
+#     (tests/unit/test_noise_util.h: the AVX-512 path only, and the scalar
 #     reference of the "paths agree" tests) and powers off;
 #  3. a Debian kernel (apt-get download, cached), an isolinux CD image;
 #  4. bochs, CPU model $EMU_CPU, serial port to serial.log, under nice and
@@ -83,7 +83,7 @@ case $bb_banner in BusyBox*) ;; *) die "/bin/busybox is not busybox" ;; esac
 file -L /bin/busybox 2>/dev/null | grep -q 'dynamically' && die "/bin/busybox is dynamic: install busybox-static"
 
 for t in $TESTS; do
-  [ -f "tests/$t.c" ] || die "no tests/$t.c"
+  [ -f "tests/unit/$t.c" ] || die "no tests/unit/$t.c"
 done
 mkdir -p "$W/obj" "$W/bin" "$W/root/bin" "$W/root/tests" "$W/root/proc" "$W/root/sys" "$W/root/dev" "$W/iso/isolinux" "$W/kernel"
 
@@ -114,12 +114,12 @@ for t in $TESTS; do
   if [ "$t" = test_noise_classic ]; then
     # the article's code as printed: signed-long overflow (see the Makefile)
     extra=$W/obj/wikipedia_perlin.o
-    [ "$extra" -nt tests/wikipedia_perlin.inc ] && [ "$extra" -nt tests/wikipedia_perlin.c ] ||
-      nice cc $CFLAGS -O1 -Wno-parentheses -c tests/wikipedia_perlin.c -o "$extra"
+    [ "$extra" -nt tests/unit/wikipedia_perlin.inc ] && [ "$extra" -nt tests/unit/wikipedia_perlin.c ] ||
+      nice cc $CFLAGS -O1 -Wno-parentheses -c tests/unit/wikipedia_perlin.c -o "$extra"
   fi
   b=$W/bin/$t
-  if [ ! -e "$b" ] || [ -n "$(find tests/"$t".c tests/test.h tests/test_noise_util.h $objs $extra -newer "$b" -print -quit)" ]; then
-    nice cc $CFLAGS -O1 -Itests -static -o "$b" "tests/$t.c" $extra $objs -lm
+  if [ ! -e "$b" ] || [ -n "$(find tests/unit/"$t".c tests/unit/test.h tests/unit/test_noise_util.h $objs $extra -newer "$b" -print -quit)" ]; then
+    nice cc $CFLAGS -O1 -Itests/unit -static -o "$b" "tests/unit/$t.c" $extra $objs -lm
   fi
   strip -o "$W/root/tests/$t" "$b"
   # no gather with an index in zmm16-31 (bochs's #UD above)
@@ -314,7 +314,7 @@ for t in $TESTS; do
   secs=$(sed -n "/\] @@ begin $t\$/,/\] @@ end $t rc=/p" "$W/timed.log" | sed -n 's/^\[ *\([0-9]*\)s\].*/\1/p' |
     sed -n '1h; ${H; x; s/\n/ /; p}' | awk '{ print $2 - $1 }')
   rc=$(printf '%s\n' "$out" | sed -n 's/^@@ end .* rc=\([0-9]*\)$/\1/p')
-  want=$(grep -c '^[[:space:]]*RUN_PATHS(' "tests/$t.c" || true)
+  want=$(grep -c '^[[:space:]]*RUN_PATHS(' "tests/unit/$t.c" || true)
   ok=$(printf '%s\n' "$out" | grep -c "^ok - .* \[avx512\]\$" || true)
   failed=$(printf '%s\n' "$out" | grep -c '^not ok' || true)
   # "# NAME [avx512]: skipped, ..." and "# paths agree: avx512 skipped ..."

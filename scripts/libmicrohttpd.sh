@@ -89,7 +89,7 @@ if ! (cd "$work" &&
   die "building libmicrohttpd failed (the whole log: $log)"
 fi
 rm -f "$prefix"/lib/*.la
-# What the daemon prints at start-up about its HTTP library (server/http.c).
+# What the daemon prints at start-up about its HTTP library (server/net/http.c).
 patches=$(for p in deps/libmicrohttpd/*.patch; do basename "$p" .patch; done | paste -sd, - | sed 's/,/, /g')
 printf '/* written by scripts/libmicrohttpd.sh */\n#define NOISETILE_MHD_BUILD "Debian %s-%s source, Debian'"'"'s patches and %s; static"\n' \
   "$VERSION" "$DEBIAN_REVISION" "$patches" >"$prefix/include/noisetile_mhd_build.h"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "daemon_limits.h"
-#include "export.h"
-#include "http.h"
+#include "service/config.h"
+#include "base/daemon_limits.h"
+#include "export/export.h"
+#include "net/http.h"
 
 static const char *env_get(const char *name) { return getenv(name); }
 

@@ -52,7 +52,7 @@
     return (v < 0 ? '\u2212' : '') + s;
   }
 
-  /* ---- /api/kinds (server/api.c) -> what the page needs ----
+  /* ---- /api/kinds (server/service/api.c) -> what the page needs ----
    * {"kinds": ["value", ...] or [{"name", "description"}, ...],
    *  "parameters": [{"name", "type": "number"|"integer"|"enum", "description",
    *     "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",

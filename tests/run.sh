@@ -48,7 +48,7 @@ report_c() {  # report_c BINARY: counts and prints what start_c left
 
 export BUILD
 c_tests=()
-for bin in $BUILD/asan/bin/test_* $BUILD/tsan/bin/test_* tests/test_*.sh; do
+for bin in $BUILD/asan/bin/test_* $BUILD/tsan/bin/test_* tests/setup/test_*.sh; do
   [ -x "$bin" ] && c_tests+=("$bin")
 done
 jobs_max=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}

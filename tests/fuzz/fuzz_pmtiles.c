@@ -1,5 +1,5 @@
 /* fuzz_pmtiles.c: libFuzzer target for the PMTiles reader that `noisetile
- * merge` runs on its inputs (server/pmtiles.c). The input is written to a
+ * merge` runs on its inputs (server/export/pmtiles.c). The input is written to a
  * file and read as an archive:
  * - pmtiles_reader_open refuses it with a message or opens it; opened, its
  *   metadata is a NUL-terminated string;
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz_util.h"
-#include "pmtiles.h"
+#include "export/pmtiles.h"
 
 #define MAX_TILES 4096
 

@@ -24,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "batch.h"
-#include "daemon_limits.h"
-#include "errors.h"
+#include "service/api.h"
+#include "heights/batch.h"
+#include "base/daemon_limits.h"
+#include "base/errors.h"
 #include "fuzz_util.h"
 
 /* The harness's own reading of the body: the number of points and their

@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "errors.h"
+#include "service/api.h"
+#include "base/errors.h"
 #include "fuzz_util.h"
-#include "query.h"
-#include "route.h"
-#include "tile.h"
+#include "service/query.h"
+#include "service/route.h"
+#include "service/tile.h"
 
 static int flags_for(route_id id)
 {

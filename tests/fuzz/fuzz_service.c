@@ -19,11 +19,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config.h"
-#include "errors.h"
+#include "service/config.h"
+#include "base/errors.h"
 #include "fuzz_util.h"
-#include "reply.h"
-#include "service.h"
+#include "service/reply.h"
+#include "service/service.h"
 
 static service *svc;
 

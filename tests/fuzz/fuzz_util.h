@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "query.h"
+#include "service/query.h"
 
 /* An invariant of the code under test: on failure print it and abort. */
 #define FUZZ_ASSERT(cond)                                                                  \

@@ -127,7 +127,7 @@ test('every exported tile (directory, MBTiles via sqlite3, PMTiles via the pmtil
   src.close();
 });
 
-// The synthetic archive of tests/test_pmtiles.c (same functions).
+// The synthetic archive of tests/unit/test_pmtiles.c (same functions).
 const mix = (k) => {
   let h = Math.imul(k >>> 0, 0x9E3779B1) >>> 0;
   h = (h ^ (h >>> 15)) >>> 0;

@@ -1,4 +1,4 @@
-// params.test.mjs: the parameter table is written once (server/params.c and
+// params.test.mjs: the parameter table is written once (server/service/params.c and
 // the noise core's noise_params()); /api/kinds shows it, OpenAPI is built
 // from it, and the README's parameter tables must say the same: a change on
 // either side without the other fails here.

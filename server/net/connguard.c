@@ -1,0 +1,269 @@
+/* connguard.c: the request deadline (see connguard.h): a registry of open
+ * connections with the time each started waiting for a request, and a
+ * thread that shuts down the ones waiting too long. */
+#include "net/connguard.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include "base/ticker.h"
+
+/* One open connection. waiting_since_ms: when it started owing us a request
+ * (0: it does not; a request is being answered). started: its request line
+ * has arrived (the request is under way). Written by the connection's
+ * thread, read by the sweeper and by connguard_drain(). */
+typedef struct guard_entry {
+    struct guard_entry *prev, *next;
+    connguard *g;
+    int fd;
+    atomic_llong waiting_since_ms;
+    atomic_int started;
+    atomic_int shut;          /* the guard has shut the socket down */
+} guard_entry;
+
+struct connguard {
+    ticker sweeper;           /* its lock guards the list */
+    guard_entry *head;
+    atomic_int draining;      /* graceful stop: no new requests */
+    long long deadline_ms;
+    atomic_ullong closed;
+    unsigned shed_above;      /* 0: no shedding */
+    atomic_uint live;         /* registered connections not shut down yet */
+    atomic_ullong shed;       /* shed since creation */
+    atomic_uint shed_unreported;
+};
+
+/* Marks e shut down (once) and counts it out of the live connections; the
+ * caller then calls shutdown() on its socket. Returns 1 if this call did. */
+static int mark_shut(guard_entry *e)
+{
+    int zero = 0;
+    if (!atomic_compare_exchange_strong(&e->shut, &zero, 1))
+        return 0;
+    atomic_fetch_sub(&e->g->live, 1);
+    return 1;
+}
+
+#define SWEEP_MS 250
+
+static long long now_ms(void)
+{
+    long long ms = ticker_now_ms();
+    return ms > 0 ? ms : 1; /* 0 means "not waiting" */
+}
+
+/* The sweeper's tick (list lock held): shuts down connections that have
+ * waited too long for a complete request. */
+static void sweep(void *arg)
+{
+    connguard *g = arg;
+    long long now = now_ms();
+    unsigned n = 0;
+    /* Under the lock an entry's fd is still open: libmicrohttpd reports
+     * a connection closed (and we unlink it) before closing its socket.
+     * shutdown() wakes the connection's thread with end-of-file, and
+     * libmicrohttpd then closes and frees the connection itself. */
+    for (guard_entry *e = g->head; e != NULL; e = e->next) {
+        long long since = atomic_load(&e->waiting_since_ms);
+        if (since == 0 || now - since <= g->deadline_ms)
+            continue;
+        /* Bytes the daemon has not read yet: its own thread is busy
+         * (rendering for another connection), the client is not slow. */
+        int pending = 0;
+        if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
+            continue;
+        if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0) && mark_shut(e)) {
+            atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
+            shutdown(e->fd, SHUT_RDWR);
+            n++;
+        }
+    }
+    if (n > 0) {
+        fprintf(stderr,
+                "noisetile: closed %u connection(s) that sent no complete request "
+                "within %lld ms\n",
+                n, g->deadline_ms);
+    }
+    unsigned shed = atomic_exchange(&g->shed_unreported, 0);
+    if (shed > 0)
+        fprintf(stderr,
+                "noisetile: at %u open connections: closed the %u oldest idle one(s) to "
+                "accept new ones\n",
+                g->shed_above, shed);
+}
+
+/* Called with the list lock held after e joined: while more than
+ * shed_above connections are live, shuts down the one that has waited
+ * longest for a request (idle keep-alive, slow-loris, or a client that
+ * connected and sent nothing), never one with a request being answered or
+ * with unread bytes, and never e itself. */
+static void shed_oldest(connguard *g, const guard_entry *e)
+{
+    while (g->shed_above > 0 && atomic_load(&g->live) > g->shed_above) {
+        guard_entry *oldest = NULL;
+        long long oldest_since = 0;
+        for (guard_entry *c = g->head; c != NULL; c = c->next) {
+            long long since = atomic_load(&c->waiting_since_ms);
+            if (c == e || since == 0 || atomic_load(&c->shut))
+                continue;
+            if (oldest == NULL || since < oldest_since) {
+                int pending = 0;
+                if (ioctl(c->fd, FIONREAD, &pending) == 0 && pending > 0)
+                    continue;
+                oldest = c;
+                oldest_since = since;
+            }
+        }
+        if (oldest == NULL)
+            return; /* every other connection is busy: libmicrohttpd's limit holds */
+        if (atomic_compare_exchange_strong(&oldest->waiting_since_ms, &oldest_since, 0) &&
+            mark_shut(oldest)) {
+            atomic_fetch_add(&g->shed, 1);
+            atomic_fetch_add(&g->shed_unreported, 1);
+            shutdown(oldest->fd, SHUT_RDWR);
+        }
+    }
+}
+
+connguard *connguard_create(int deadline_ms)
+{
+    connguard *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return NULL;
+    g->deadline_ms = deadline_ms;
+    atomic_init(&g->closed, 0);
+    atomic_init(&g->live, 0);
+    atomic_init(&g->shed, 0);
+    atomic_init(&g->shed_unreported, 0);
+    atomic_init(&g->draining, 0);
+    if (ticker_start(&g->sweeper, SWEEP_MS, sweep, g) != 0) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void connguard_destroy(connguard *g)
+{
+    if (g == NULL)
+        return;
+    ticker_stop(&g->sweeper);
+    /* Entries left (none after MHD_stop_daemon) are freed with the list. */
+    while (g->head != NULL) {
+        guard_entry *e = g->head;
+        g->head = e->next;
+        free(e);
+    }
+    free(g);
+}
+
+void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+                      enum MHD_ConnectionNotificationCode code)
+{
+    connguard *g = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        guard_entry *e = ci != NULL ? calloc(1, sizeof *e) : NULL;
+        *socket_context = e;
+        if (e == NULL)
+            return; /* out of memory: this connection has only the idle timeout */
+        e->g = g;
+        e->fd = ci->connect_fd;
+        atomic_init(&e->waiting_since_ms, now_ms());
+        atomic_init(&e->started, 0);
+        atomic_init(&e->shut, 0);
+        pthread_mutex_lock(&g->sweeper.lock);
+        e->next = g->head;
+        if (g->head != NULL)
+            g->head->prev = e;
+        g->head = e;
+        atomic_fetch_add(&g->live, 1);
+        shed_oldest(g, e);
+        pthread_mutex_unlock(&g->sweeper.lock);
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        guard_entry *e = *socket_context;
+        *socket_context = NULL;
+        if (e == NULL)
+            return;
+        pthread_mutex_lock(&g->sweeper.lock);
+        if (e->prev != NULL)
+            e->prev->next = e->next;
+        else
+            g->head = e->next;
+        if (e->next != NULL)
+            e->next->prev = e->prev;
+        mark_shut(e); /* counted out of the live ones, if nothing shut it before */
+        pthread_mutex_unlock(&g->sweeper.lock);
+        free(e);
+    }
+}
+
+static guard_entry *entry_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci != NULL ? ci->socket_context : NULL;
+}
+
+int connguard_request_started(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e == NULL)
+        return 0;
+    atomic_store(&e->started, 1);
+    return atomic_load(&e->shut) ? -1 : 0;
+}
+
+void connguard_request_received(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e != NULL)
+        atomic_store(&e->waiting_since_ms, 0);
+}
+
+void connguard_request_done(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e == NULL)
+        return;
+    atomic_store(&e->started, 0);
+    atomic_store(&e->waiting_since_ms, now_ms());
+    /* Stopping: the response is out; end the connection before the client
+     * sends another request on it. */
+    if (atomic_load(&e->g->draining) && mark_shut(e))
+        shutdown(e->fd, SHUT_RDWR);
+}
+
+void connguard_drain(connguard *g)
+{
+    atomic_store(&g->draining, 1);
+    pthread_mutex_lock(&g->sweeper.lock);
+    for (guard_entry *e = g->head; e != NULL; e = e->next)
+        if (atomic_load(&e->waiting_since_ms) != 0 && !atomic_load(&e->started) && mark_shut(e))
+            shutdown(e->fd, SHUT_RDWR);
+    pthread_mutex_unlock(&g->sweeper.lock);
+}
+
+unsigned long long connguard_closed(const connguard *g)
+{
+    return atomic_load(&g->closed);
+}
+
+void connguard_shed_above(connguard *g, unsigned n)
+{
+    g->shed_above = n;
+}
+
+unsigned long long connguard_shed(const connguard *g)
+{
+    return atomic_load(&g->shed);
+}
+
+unsigned connguard_live(const connguard *g)
+{
+    return atomic_load(&g->live);
+}

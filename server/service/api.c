@@ -1,0 +1,370 @@
+/* api.c: the JSON endpoints: point, points, tile.json, kinds, healthz,
+ * openapi. */
+#include "service/api.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heights/batch.h"
+#include "base/daemon_limits.h"
+#include "base/errors.h"
+#include "base/failalloc.h"
+#include "heights/grid.h"
+#include "service/heightsreq.h"
+#include "service/openapi.h"
+#include "service/params.h"
+#include "tiles/render.h"
+#include "heights/stats.h"
+
+/* A json_real for a finite double, JSON null for NaN/Inf (which jansson
+ * refuses); NULL out of memory. */
+static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+/* A JSON array of n doubles, or NULL out of memory. */
+static json_t *real_array(const double *v, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; a != NULL && i < n; i++)
+        if (json_array_append_new(a, real_or_null(v[i])) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
+}
+
+/* The canonical field parameters as a JSON object, numbers as numbers. */
+static json_t *params_object(const noise_spec *spec)
+{
+    char text[512];
+    if (noise_spec_canonical(spec, text, sizeof text) < 0)
+        return NULL;
+    size_t n_params;
+    const noise_param *params = noise_params(&n_params);
+    json_t *obj = json_object();
+    if (obj == NULL)
+        return NULL;
+    char *save = NULL;
+    for (char *pair = strtok_r(text, "&", &save); pair != NULL; pair = strtok_r(NULL, "&", &save)) {
+        char *eq = strchr(pair, '=');
+        if (eq == NULL)
+            continue;
+        *eq = '\0';
+        const char *name = pair, *value = eq + 1;
+        json_t *v = NULL;
+        int numeric = 0;
+        for (size_t i = 0; i < n_params; i++) {
+            if (strcmp(params[i].name, name) != 0)
+                continue;
+            numeric = params[i].type != NOISE_PARAM_ENUM;
+            if (params[i].type == NOISE_PARAM_INTEGER)
+                v = json_integer(strtoll(value, NULL, 10));
+            else if (params[i].type == NOISE_PARAM_NUMBER)
+                v = json_real(strtod(value, NULL));
+            break;
+        }
+        /* A number whose json_t could not be allocated stays NULL (and fails
+         * below), it does not become a string. */
+        if (!numeric)
+            v = json_string(value);
+        if (json_object_set_new(obj, name, v) != 0) {
+            json_decref(obj);
+            return NULL;
+        }
+    }
+    return obj;
+}
+
+/* Fills out with doc (which it takes) as a 200 JSON reply. */
+static int json_reply(json_t *doc, const char *cache_control, reply *out)
+{
+    int rc = reply_json(out, 200, doc, cache_control);
+    json_decref(doc);
+    return rc;
+}
+
+/* Deterministic answers (same request, same bytes for this version). */
+#define API_CACHE_CONTROL "public, max-age=86400"
+
+int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    double p[2] = {qr.x, qr.y}, grad[3] = {0, 0, 0};
+    int n_grad = 0;
+    double v = noise_eval_point(&qr.spec, p, 2, grad, &n_grad);
+    /* "o" fails the whole pack on a NULL (out of memory) and releases the
+     * other values, so a reply is complete or not sent. */
+    json_t *doc = json_pack("{s:s,s:I,s:o,s:f,s:f,s:o,s:o}", "kind", noise_kind_name(r->kind),
+                            "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+                            "x", qr.x, "y", qr.y, "value", real_or_null(v), "gradient",
+                            real_array(grad, (size_t)n_grad));
+    rc = json_reply(doc, API_CACHE_CONTROL, out);
+    return rc;
+}
+
+int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
+               reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    /* Parsed straight into an array and answered straight from arrays
+     * (batch.h): a few large blocks instead of an allocation per number. */
+    batch b;
+    rc = batch_parse(body, body_len, LIMIT_MAX_POINTS, &b, err, err_size);
+    if (rc != 0)
+        return rc;
+    if (b.dims == 3 && qr.spec.has_t) {
+        batch_free(&b);
+        snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
+                                "of each point; send [x, y] points with t, or [x, y, t] points "
+                                "without it");
+        return ERR_BAD_REQUEST;
+    }
+    if (b.dims == 3 && noise_spec_planar(&qr.spec)) {
+        batch_free(&b);
+        const char *variant = r->kind == NOISE_CLASSIC                       ? ""
+                              : qr.spec.gradients == NOISE_GRADIENTS_ANGLE ? " with gradients=angle"
+                                                                           : " with falloff=quartic";
+        snprintf(err, err_size, "%s%s is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]",
+                 noise_kind_name(r->kind), variant);
+        return ERR_BAD_REQUEST;
+    }
+    size_t n = b.n;
+    int g = (b.dims == 3 || qr.spec.has_t) ? 3 : 2;
+    double *values = failalloc_malloc((n ? n : 1) * sizeof *values);
+    double *grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
+    char *text = NULL;
+    size_t len = 0;
+    /* the batch on one prepared field (improved noise shuffles its
+     * permutations once per request) */
+    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), &qr.spec);
+    if (values == NULL || grads == NULL || field == NULL) {
+        rc = ERR_NOMEM;
+        goto done;
+    }
+    if (n > 0)
+        noise_field_points(field, n, b.coords, b.dims, values, grads);
+    if (batch_answer_json(values, grads, n, g, &text, &len) != 0) {
+        rc = ERR_NOMEM;
+        goto done;
+    }
+    reply_owned(out, 200, "application/json", "no-store", text, len);
+done:
+    free(field);
+    free(values);
+    free(grads);
+    batch_free(&b);
+    return rc;
+}
+
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+{
+    query_result qr;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &qr, err, err_size);
+    if (rc != 0)
+        return rc;
+    stats_summary *s = failalloc_malloc(sizeof *s);
+    if (s == NULL)
+        return ERR_NOMEM;
+    if (stats_field(&qr.spec, qr.window.x, qr.window.y, qr.window.step, qr.window.width,
+                    qr.window.height, qr.bins, NULL, NULL, s) != 0) {
+        free(s);
+        return ERR_NOMEM;
+    }
+    json_t *counts = json_array();
+    for (int k = 0; counts != NULL && k < s->n_bins; k++)
+        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
+            json_decref(counts);
+            counts = NULL;
+        }
+    double n = (double)s->count;
+    json_t *doc = json_pack(
+        "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",
+        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
+        "window", "x", qr.window.x, "y", qr.window.y, "step", qr.window.step, "width", qr.window.width,
+        "height", qr.window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
+        "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
+        "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
+    free(s);
+    return json_reply(doc, API_CACHE_CONTROL, out);
+}
+
+int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
+                 char *err, size_t err_size)
+{
+    query_result qr;
+    char tiles[1400], name[96];
+    const char *encoding = NULL;
+    if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
+        /* numeric PNG tiles (raster-dem sources): the template keeps the
+         * encoding and its height parameters */
+        grid_request g;
+        char canon[1024];
+        int rc = heightsreq_parse(q, r->kind, r->seed, 0, ROUTE_EXT_PNG, &g, err, err_size);
+        if (rc != 0)
+            return rc;
+        if (heightsreq_canonical(&g, 0, canon, sizeof canon) < 0)
+            return ERR_INTERNAL;
+        qr.spec = g.spec;
+        encoding = heights_format_name(g.enc.format);
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s", base_url,
+                 noise_kind_name(r->kind), r->seed, canon);
+    } else {
+        int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+        if (rc != 0)
+            return rc;
+        char field[512], rend[128];
+        if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
+            query_render_canonical(&qr.render, rend, sizeof rend) < 0)
+            return ERR_INTERNAL;
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
+                 noise_kind_name(r->kind), r->seed, field, rend);
+    }
+    snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
+    /* The plane is infinite and has no geographic meaning: bounds are the
+     * whole TileJSON world (its default), the centre is the plane's origin
+     * (tile 0/0/0's top-left corner maps to -180, 85.05). */
+    json_t *doc = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o,s:f,s:i}}",
+        "tilejson", "3.0.0", "name", name,
+        "description", "Deterministic procedural noise on an infinite plane; "
+                       "tile (z,x,y) covers 16/2^z plane units from (x,y)*16/2^z, y downwards.",
+        "version", "1.0.0", "scheme", "xyz", "tiles", tiles, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "bounds", -180.0, -85.05112877980659, 180.0, 85.05112877980659,
+        "center", 0.0, 0.0, 2,
+        "attribution", "noisetile",
+        "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
+        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+    /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
+    if (doc != NULL && encoding != NULL &&
+        json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {
+        json_decref(doc);
+        doc = NULL;
+    }
+    return json_reply(doc, API_CACHE_CONTROL, out);
+}
+
+/* ---- the documents built once ---- */
+
+/* A number of row r as JSON: an integer for integer rows. */
+static json_t *row_number(const param_row *r, double v)
+{
+    return r->p.type == NOISE_PARAM_INTEGER ? json_integer((json_int_t)v) : json_real(v);
+}
+
+/* One row of the parameter table (params.h) as /api/kinds shows it. */
+static json_t *param_json(const param_row *r)
+{
+    const noise_param *p = &r->p;
+    json_t *o = json_object(), *kinds = json_array();
+    if (o == NULL || kinds == NULL) {
+        json_decref(o);
+        json_decref(kinds);
+        return NULL;
+    }
+    const char *type = r->flag                          ? "flag"
+                       : p->type == NOISE_PARAM_NUMBER  ? "number"
+                       : p->type == NOISE_PARAM_INTEGER ? "integer"
+                                                        : "enum";
+    json_object_set_new(o, "name", json_string(p->name));
+    json_object_set_new(o, "type", json_string(type));
+    json_object_set_new(o, "description", json_string(p->description ? p->description : ""));
+    if (r->flag) {
+        json_object_set_new(o, "choices", json_pack("[i,i]", 0, 1));
+    } else if (p->type == NOISE_PARAM_ENUM) {
+        json_t *c = json_array();
+        for (size_t i = 0; p->choices != NULL && p->choices[i] != NULL; i++)
+            json_array_append_new(c, json_string(p->choices[i]));
+        json_object_set_new(o, "choices", c);
+    } else {
+        json_object_set_new(o, "minimum", row_number(r, p->min));
+        json_object_set_new(o, "maximum", row_number(r, p->max));
+        json_object_set_new(o, "exclusiveMinimum", json_boolean(p->min_exclusive));
+        json_object_set_new(o, "exclusiveMaximum", json_boolean(p->max_exclusive));
+    }
+    if (p->type == NOISE_PARAM_ENUM && p->default_choice != NULL)
+        json_object_set_new(o, "default", json_string(p->default_choice));
+    else if (p->type != NOISE_PARAM_ENUM && !p->optional)
+        json_object_set_new(o, "default", row_number(r, p->default_number));
+    /* Optional: a request may leave it out (a default applies, or, for t,
+     * absent has its own meaning). */
+    json_object_set_new(o, "optional", json_boolean(!r->required));
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        if (noise_param_applies(p, (noise_kind)k))
+            json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    json_object_set_new(o, "kinds", kinds);
+    return o;
+}
+
+/* The rows routes take, as a JSON array. */
+static json_t *rows_json(unsigned int routes)
+{
+    json_t *a = json_array();
+    size_t n = params_count();
+    for (size_t i = 0; a != NULL && i < n; i++) {
+        param_row r = params_row(i);
+        if ((r.routes & routes) && json_array_append_new(a, param_json(&r)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
+json_t *api_kinds_document(void)
+{
+    json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
+    if (doc == NULL || kinds == NULL || palettes == NULL)
+        goto fail;
+    json_object_set_new(doc, "kinds", kinds);
+    json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
+    json_object_set_new(doc, "palettes", palettes);
+    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+        json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+    const char *const *pal = render_palette_names();
+    for (size_t i = 0; pal[i] != NULL; i++)
+        json_array_append_new(palettes, json_string(pal[i]));
+    json_object_set_new(doc, "render", rows_json(PARAMS_RENDER));
+    json_object_set_new(doc, "point", rows_json(PARAMS_POINT));
+    json_object_set_new(doc, "window", rows_json(PARAMS_WINDOW));
+    json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
+    json_object_set_new(doc, "tiles", json_pack(
+        "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
+        "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
+    json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
+    json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));
+    json_object_set_new(doc, "heights", json_pack(
+        "{s:[s,s,s],s:s,s:s,s:s,s:{s:s,s:s,s:s,s:s,s:s}}",
+        "tile_formats", "png", "npy", "r16",
+        "tile_url", "/{kind}/{seed}/{z}/{x}/{y}.{npy,r16} and .png?encoding=",
+        "grid_url", "/{kind}/{seed}/grid.{npy,r16,png}",
+        "grid_sample", "sample (i, j) is the field at (x + i*step, y + j*step)",
+        "mappings",
+        "npy", "NumPy 1.0, <f4, C order, shape (height, width); gradient=1: (height, width, 3)",
+        "r16", "little-endian uint16 u = floor((v + 1) * 32767.5 + 0.5) clamped to 0..65535",
+        "gray16", "16-bit grayscale PNG of the same u",
+        "terrarium", "h = R*256 + G + B/256 - 32768 (nearest 1/256 m, clamped)",
+        "mapbox", "h = -10000 + (R*65536 + G*256 + B)*0.1 (nearest 0.1 m, clamped)"));
+    json_object_set_new(doc, "limits", json_pack(
+        "{s:i,s:i,s:i,s:I,s:I,s:I,s:i,s:I,s:f}", "max_points", LIMIT_MAX_POINTS,
+        "max_body_bytes", LIMIT_BODY_BYTES, "max_query_params", LIMIT_QUERY_PARAMS,
+        "seed_max", (json_int_t)UINT32_MAX, "tile_index_max", (json_int_t)INT32_MAX,
+        "window_max_samples", (json_int_t)QUERY_WINDOW_MAX_SAMPLES,
+        "grid_max_side", LIMIT_GRID_SIDE, "grid_max_samples", (json_int_t)LIMIT_GRID_SAMPLES,
+        "grid_max_step", LIMIT_GRID_STEP));
+    return doc;
+fail:
+    json_decref(doc);
+    json_decref(kinds);
+    json_decref(palettes);
+    return NULL;
+}
+

@@ -1,0 +1,33 @@
+/* api.h: the JSON endpoints: /point, /points, /tile.json, and the
+ * document of /api/kinds. */
+#ifndef API_H
+#define API_H
+
+#include <stddef.h>
+
+#include "service/query.h"
+#include "service/reply.h"
+#include "service/route.h"
+
+/* Each returns 0 and fills *out, or an ERR_* code with a message in err. */
+
+/* GET /{kind}/{seed}/point?x=&y=&<field params>. */
+int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+
+/* POST /{kind}/{seed}/points?<field params> with body[0..body_len). */
+int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
+               reply *out, char *err, size_t err_size);
+
+/* GET /{kind}/{seed}/stats?x=&y=&step=&width=&height=[&bins=]&<field params>:
+ * statistics of the window's samples (stats.h) as JSON. */
+int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+
+/* GET /{kind}/{seed}/tile.json?<field and render params>; base_url is the
+ * scheme and authority the tiles template starts with ("http://h:p"). */
+int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
+                 char *err, size_t err_size);
+
+/* The body of GET /api/kinds as a new JSON object (caller decrefs). */
+json_t *api_kinds_document(void);
+
+#endif

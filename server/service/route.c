@@ -1,0 +1,273 @@
+/* route.c: request path -> endpoint and its path parameters. */
+#include "service/route.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/errors.h"
+#include "service/query.h"
+
+int route_parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out)
+{
+    size_t i = 0;
+    int neg = 0;
+    if (len > 0 && s[0] == '-') {
+        neg = 1;
+        i = 1;
+    }
+    if (i == len || len - i > 19)
+        return -1;
+    /* Accumulate as a negative number so that INT64_MIN would fit. */
+    int64_t v = 0;
+    for (; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        int d = s[i] - '0';
+        if (v < (INT64_MIN + d) / 10)
+            return -1;
+        v = v * 10 - d;
+    }
+    if (!neg) {
+        if (v == INT64_MIN)
+            return -1;
+        v = -v;
+    }
+    if (v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Copies a path segment for a message, shortened and printable. */
+static void quote_seg(const char *s, size_t len, char *buf, size_t buf_size)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 4 < buf_size; i++)
+        buf[n++] = (s[i] >= 0x20 && s[i] < 0x7f) ? s[i] : '?';
+    if (n < len && n + 4 <= buf_size) {
+        memcpy(buf + n, "...", 3);
+        n += 3;
+    }
+    buf[n] = '\0';
+}
+
+static int bad_number(const char *what, const char *range, const char *s, size_t len,
+                      char *err, size_t err_size)
+{
+    char q[80];
+    quote_seg(s, len, q, sizeof q);
+    snprintf(err, err_size, "%s must be a decimal integer in %s, got '%s'", what, range, q);
+    return ERR_BAD_REQUEST;
+}
+
+static int seg_is(const char *s, size_t len, const char *lit)
+{
+    return strlen(lit) == len && memcmp(s, lit, len) == 0;
+}
+
+#define MAX_SEGS 6
+/* Decoded segments longer than this are no API segment (numbers and names
+ * are short); they are kept as sent. */
+#define SEG_MAX 64
+
+/* Segment i of the path, percent-decoded into buf when it fits. */
+static void decode_seg(const char *raw, size_t raw_len, char *buf, const char **out,
+                       size_t *out_len)
+{
+    if (raw_len >= SEG_MAX) {
+        *out = raw;
+        *out_len = raw_len;
+        return;
+    }
+    memcpy(buf, raw, raw_len);
+    buf[raw_len] = '\0';
+    *out_len = query_unescape(buf);
+    *out = buf;
+}
+
+static int wrong_shape(const char *path, char *err, size_t err_size)
+{
+    char q[120];
+    quote_seg(path, strlen(path), q, sizeof q);
+    snprintf(err, err_size, "no route %s: the URLs of a field are " ROUTE_FIELD_FORMS, q);
+    return ERR_NOT_FOUND;
+}
+
+int route_parse(const char *path, route *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    out->scale = 1;
+    if (err_size > 0)
+        err[0] = '\0';
+    out->id = ROUTE_STATIC;
+    if (strcmp(path, "/healthz") == 0) { out->id = ROUTE_HEALTHZ; return 0; }
+    if (strcmp(path, "/metrics") == 0) { out->id = ROUTE_METRICS; return 0; }
+    if (strcmp(path, "/openapi.json") == 0) { out->id = ROUTE_OPENAPI; return 0; }
+    if (strcmp(path, "/api/kinds") == 0) { out->id = ROUTE_KINDS; return 0; }
+    if (path[0] != '/')
+        return 0;
+
+    const char *seg[MAX_SEGS];
+    size_t len[MAX_SEGS];
+    char dec[MAX_SEGS][SEG_MAX];
+    size_t n = 0;
+    int deep = 0;
+    const char *p = path + 1;
+    for (;;) {
+        const char *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (n == MAX_SEGS) {
+            deep = 1; /* too deep for an API route */
+            break;
+        }
+        decode_seg(p, l, dec[n], &seg[n], &len[n]);
+        n++;
+        if (slash == NULL)
+            break;
+        p = slash + 1;
+    }
+
+    route_id id = ROUTE_STATIC;
+    size_t ext_len = 0;
+    if (n == 5 || (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0)) {
+        /* tiles and grids: the extension says the form */
+        const char *last = seg[n - 1];
+        size_t l = len[n - 1];
+        if (l >= 4 && memcmp(last + l - 4, ".png", 4) == 0)
+            out->ext = ROUTE_EXT_PNG, ext_len = 4;
+        else if (l >= 4 && memcmp(last + l - 4, ".npy", 4) == 0)
+            out->ext = ROUTE_EXT_NPY, ext_len = 4;
+        else if (l >= 4 && memcmp(last + l - 4, ".r16", 4) == 0)
+            out->ext = ROUTE_EXT_R16, ext_len = 4;
+    }
+    if (deep) {
+        id = ROUTE_STATIC;
+    } else if (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0) {
+        if (ext_len == 0 || len[2] != 8) {
+            char q[80];
+            quote_seg(seg[2], len[2], q, sizeof q);
+            snprintf(err, err_size, "no grid form '%s' (grid.npy, grid.r16, grid.png)", q);
+            out->id = ROUTE_GRID;
+            return ERR_NOT_FOUND;
+        }
+        id = ROUTE_GRID;
+    } else if (n == 3 && seg_is(seg[2], len[2], "point"))
+        id = ROUTE_POINT;
+    else if (n == 3 && seg_is(seg[2], len[2], "points"))
+        id = ROUTE_POINTS;
+    else if (n == 3 && seg_is(seg[2], len[2], "stats"))
+        id = ROUTE_STATS;
+    else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
+        id = ROUTE_TILEJSON;
+    else if (n == 5 && ext_len > 0)
+        id = ROUTE_TILE;
+    if (id == ROUTE_STATIC) {
+        /* A path that starts with a kind meant a field: say what its URLs
+         * look like (a viewer file of that name is still served first). */
+        char first[16];
+        noise_kind k;
+        if (len[0] > 0 && len[0] < sizeof first && n >= 2) {
+            memcpy(first, seg[0], len[0]);
+            first[len[0]] = '\0';
+            if (noise_kind_from_name(first, &k) == 0)
+                return wrong_shape(path, err, err_size);
+        }
+        return 0;
+    }
+
+    /* The kind: a known name, or 404 naming the kinds there are. */
+    char kind_name[16];
+    if (len[0] >= sizeof kind_name || len[0] == 0)
+        goto unknown_kind;
+    memcpy(kind_name, seg[0], len[0]);
+    kind_name[len[0]] = '\0';
+    if (noise_kind_from_name(kind_name, &out->kind) != 0)
+        goto unknown_kind;
+
+    int64_t v;
+    if (route_parse_int(seg[1], len[1], 0, UINT32_MAX, &v) != 0)
+        return bad_number("seed", "0..4294967295", seg[1], len[1], err, err_size);
+    out->seed = (uint32_t)v;
+
+    if (id == ROUTE_TILE) {
+        if (route_parse_int(seg[2], len[2], 0, ROUTE_MAX_Z, &v) != 0)
+            return bad_number("z", "0..30", seg[2], len[2], err, err_size);
+        out->z = (int)v;
+        if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
+            return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
+        size_t ylen = len[4] - ext_len; /* without ".png", ".npy", ".r16" */
+        const char *at = memchr(seg[4], '@', ylen);
+        if (at != NULL) {
+            size_t slen = ylen - (size_t)(at - seg[4]);
+            if (!seg_is(at, slen, "@2x")) {
+                char q[40];
+                quote_seg(at, slen, q, sizeof q);
+                snprintf(err, err_size,
+                         "tile scale '%s' does not exist: a tile is {y}.png (256 px) or "
+                         "{y}@2x.png (512 px)", q);
+                return ERR_BAD_REQUEST;
+            }
+            out->scale = 2;
+            ylen -= 3;
+        }
+        if (route_parse_int(seg[4], ylen, INT32_MIN, INT32_MAX, &out->y) != 0)
+            return bad_number("y", "-2147483648..2147483647", seg[4], ylen, err, err_size);
+    }
+    out->id = id;
+    return 0;
+
+unknown_kind: {
+        char q[80], kinds[80] = "";
+        quote_seg(seg[0], len[0], q, sizeof q);
+        for (int k = 0; k < NOISE_KIND_COUNT; k++) {
+            size_t used = strlen(kinds);
+            snprintf(kinds + used, sizeof kinds - used, "%s%s", k ? ", " : "",
+                     noise_kind_name((noise_kind)k));
+        }
+        snprintf(err, err_size, "unknown kind '%s' (kinds: %s)", q, kinds);
+        out->id = id;
+        return ERR_UNKNOWN_KIND;
+    }
+}
+
+static const struct {
+    const char *name;
+    unsigned int methods;
+    int evaluates;
+} table[ROUTE_COUNT] = {
+#define ROUTE_FACTS(id, name, methods, evaluates, handler) [ROUTE_##id] = {name, methods, evaluates},
+    ROUTES_MAP(ROUTE_FACTS)
+#undef ROUTE_FACTS
+};
+
+const char *route_name(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].name : "none"; }
+
+unsigned int route_methods(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].methods : 0; }
+
+int route_evaluates(route_id id) { return (unsigned)id < ROUTE_COUNT && table[id].evaluates; }
+
+unsigned int route_method_bit(const char *method)
+{
+    if (strcmp(method, "GET") == 0) return ROUTE_GET;
+    if (strcmp(method, "HEAD") == 0) return ROUTE_HEAD;
+    if (strcmp(method, "POST") == 0) return ROUTE_POST;
+    if (strcmp(method, "OPTIONS") == 0) return ROUTE_OPTIONS;
+    return 0;
+}
+
+const char *route_allow(route_id id)
+{
+    /* Every combination of the four bits, in the order RFC 9110 examples use. */
+    static const char *const text[16] = {
+        "", "GET", "HEAD", "GET, HEAD", "POST", "GET, POST", "HEAD, POST", "GET, HEAD, POST",
+        "OPTIONS", "GET, OPTIONS", "HEAD, OPTIONS", "GET, HEAD, OPTIONS", "POST, OPTIONS",
+        "GET, POST, OPTIONS", "HEAD, POST, OPTIONS", "GET, HEAD, POST, OPTIONS",
+    };
+    return text[route_methods(id) & 15];
+}
+
+int route_allows(route_id id, const char *method)
+{
+    unsigned int bit = route_method_bit(method);
+    return bit != 0 && (route_methods(id) & bit) != 0;
+}

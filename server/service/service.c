@@ -1,0 +1,583 @@
+/* service.c: the service behind the connection layer: its state, the route
+ * table bound to handlers, dispatch, and the base URL of written links. */
+#include "service/service.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "service/api.h"
+#include "service/cost.h"
+#include "base/daemon_limits.h"
+#include "base/errors.h"
+#include "service/files.h"
+#include "base/gzip.h"
+#include "service/heightsreq.h"
+#include "base/jsonout.h"
+#include "service/openapi.h"
+#include "service/tile.h"
+
+/* A JSON document built once, served from its bytes (and their gzip form,
+ * made once too). */
+typedef struct {
+    char *text;
+    size_t len;
+    unsigned char *gz;
+    size_t gz_len;
+} document;
+
+struct service {
+    config cfg;
+    metrics *metrics;
+    tile_service *tiles;
+    document kinds, healthz, openapi;
+    char fallback_base[128];
+};
+
+/* ---- lifetime ---- */
+
+static int document_build(document *d, json_t *doc)
+{
+    int rc = doc != NULL ? jsonout_dump(doc, &d->text, &d->len) : -1;
+    json_decref(doc);
+    if (rc == 0)
+        rc = gzip_buffer(GZIP_TEXT, d->text, d->len, &d->gz, &d->gz_len);
+    return rc;
+}
+
+service *service_create(const config *cfg, char *err, size_t err_size)
+{
+    service *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        goto fail;
+    s->cfg = *cfg;
+    snprintf(s->fallback_base, sizeof s->fallback_base, "http://127.0.0.1");
+    s->metrics = metrics_create();
+    if (s->metrics == NULL)
+        goto fail;
+    s->tiles = tile_service_create(cfg->cache_mb * 1024 * 1024, s->metrics);
+    if (s->tiles == NULL)
+        goto fail;
+    if (document_build(&s->kinds, api_kinds_document()) != 0 ||
+        document_build(&s->healthz, json_pack("{s:s}", "status", "ok")) != 0 ||
+        document_build(&s->openapi, openapi_document()) != 0)
+        goto fail;
+    return s;
+fail:
+    snprintf(err, err_size, "out of memory creating the service");
+    service_destroy(s);
+    return NULL;
+}
+
+void service_destroy(service *s)
+{
+    if (s == NULL)
+        return;
+    free(s->kinds.text);
+    free(s->healthz.text);
+    free(s->openapi.text);
+    free(s->kinds.gz);
+    free(s->healthz.gz);
+    free(s->openapi.gz);
+    tile_service_destroy(s->tiles);
+    metrics_destroy(s->metrics);
+    free(s);
+}
+
+void service_set_fallback_base(service *s, const char *base_url)
+{
+    snprintf(s->fallback_base, sizeof s->fallback_base, "%s", base_url);
+}
+
+metrics *service_metrics(service *s) { return s->metrics; }
+
+/* ---- the base of URLs the daemon writes ---- */
+
+/* 1 if s[0..len) looks like host[:port] (a name, IPv4 or [IPv6]). */
+static int plausible_host(const char *s, size_t len)
+{
+    if (len == 0 || len > 255)
+        return 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              strchr(".-:[]_", c) != NULL))
+            return 0;
+    }
+    return 1;
+}
+
+/* The value of parameter name in the first element of a Forwarded header
+ * (RFC 7239: "for=1.2.3.4;proto=https;host=example.com, for=..."), quotes
+ * removed, into buf; 0 if present, -1 if not. */
+static int forwarded_param(const char *fwd, const char *name, char *buf, size_t buf_size)
+{
+    size_t nlen = strlen(name);
+    const char *p = fwd;
+    while (*p != '\0' && *p != ',') {
+        while (*p == ' ' || *p == '\t' || *p == ';')
+            p++;
+        const char *end = p + strcspn(p, ";,");
+        if ((size_t)(end - p) > nlen && strncasecmp(p, name, nlen) == 0 && p[nlen] == '=') {
+            const char *v = p + nlen + 1;
+            size_t vlen = (size_t)(end - v);
+            if (vlen >= 2 && v[0] == '"' && v[vlen - 1] == '"') {
+                v++;
+                vlen -= 2;
+            }
+            while (vlen > 0 && (v[vlen - 1] == ' ' || v[vlen - 1] == '\t'))
+                vlen--;
+            if (vlen >= buf_size)
+                return -1;
+            memcpy(buf, v, vlen);
+            buf[vlen] = '\0';
+            return 0;
+        }
+        p = end;
+    }
+    return -1;
+}
+
+/* The first element of a list-valued header, trimmed, into buf. */
+static int first_element(const char *v, char *buf, size_t buf_size)
+{
+    while (*v == ' ' || *v == '\t')
+        v++;
+    size_t len = strcspn(v, ",");
+    while (len > 0 && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+        len--;
+    if (len == 0 || len >= buf_size)
+        return -1;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    return 0;
+}
+
+/* "scheme://authority[/prefix]" for links: --public-url when set; else the
+ * scheme and host of Forwarded, else X-Forwarded-Proto / X-Forwarded-Host,
+ * else http and Host, else the address the daemon listens on. Sets *vary
+ * when the result depends on request headers. */
+static void base_url(const service *s, const service_request *rq, char *buf, size_t buf_size,
+                     int *vary)
+{
+    *vary = 0;
+    if (s->cfg.public_url[0] != '\0') {
+        snprintf(buf, buf_size, "%s", s->cfg.public_url);
+        return;
+    }
+    *vary = 1;
+    char proto[16] = "", host[260] = "";
+    if (rq->forwarded != NULL) {
+        if (forwarded_param(rq->forwarded, "proto", proto, sizeof proto) != 0)
+            proto[0] = '\0';
+        if (forwarded_param(rq->forwarded, "host", host, sizeof host) != 0)
+            host[0] = '\0';
+    }
+    if (proto[0] == '\0' && rq->x_forwarded_proto != NULL &&
+        first_element(rq->x_forwarded_proto, proto, sizeof proto) != 0)
+        proto[0] = '\0';
+    if (host[0] == '\0' && rq->x_forwarded_host != NULL &&
+        first_element(rq->x_forwarded_host, host, sizeof host) != 0)
+        host[0] = '\0';
+    if (host[0] == '\0' && rq->host != NULL)
+        snprintf(host, sizeof host, "%.255s", rq->host);
+    if (strcasecmp(proto, "https") != 0)
+        snprintf(proto, sizeof proto, "http");
+    else
+        snprintf(proto, sizeof proto, "https");
+    if (plausible_host(host, strlen(host)))
+        snprintf(buf, buf_size, "%s://%s", proto, host);
+    else
+        snprintf(buf, buf_size, "%s", s->fallback_base);
+}
+
+/* ---- handlers: one per route (route.h, ROUTES_MAP) ---- */
+
+typedef int (*handler_fn)(service *s, const service_request *rq, reply *out, char *err,
+                          size_t err_size);
+
+static int handle_none(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    (void)s;
+    (void)out;
+    snprintf(err, err_size, "no route for %.200s", rq->path);
+    return ERR_NOT_FOUND;
+}
+
+static int handle_tile(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+        return heightsreq_tile_reply(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                     rq->accept_encoding, out, err, err_size);
+    return tile_handle(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, err, err_size);
+}
+
+static int handle_grid(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    (void)s;
+    return heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match, rq->accept_encoding,
+                                 out, err, err_size);
+}
+
+static int handle_point(service *s, const service_request *rq, reply *out, char *err,
+                        size_t err_size)
+{
+    (void)s;
+    return api_point(&rq->route, &rq->query, out, err, err_size);
+}
+
+static int handle_points(service *s, const service_request *rq, reply *out, char *err,
+                         size_t err_size)
+{
+    (void)s;
+    return api_points(&rq->route, &rq->query, rq->body != NULL ? rq->body : "", rq->body_len,
+                      out, err, err_size);
+}
+
+static int handle_stats(service *s, const service_request *rq, reply *out, char *err,
+                        size_t err_size)
+{
+    (void)s;
+    return api_stats(&rq->route, &rq->query, out, err, err_size);
+}
+
+static int handle_tilejson(service *s, const service_request *rq, reply *out, char *err,
+                           size_t err_size)
+{
+    char base[600];
+    int vary;
+    base_url(s, rq, base, sizeof base, &vary);
+    int rc = api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
+    if (rc == 0 && vary)
+        out->vary |= REPLY_VARY_BASE_URL;
+    return rc;
+}
+
+/* JSON answers smaller than this are not worth compressing. */
+#define GZIP_MIN_BYTES 256
+
+static int document_reply(const service_request *rq, const document *d,
+                          const char *cache_control, reply *out)
+{
+    if (d->len >= GZIP_MIN_BYTES && gzip_accepted(rq->accept_encoding)) {
+        reply_borrowed(out, 200, "application/json", d->gz, d->gz_len);
+        out->content_encoding = "gzip";
+    } else {
+        reply_borrowed(out, 200, "application/json", d->text, d->len);
+    }
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
+    out->cache_control = cache_control;
+    return 0;
+}
+
+/* A 200 JSON answer a handler built (OWNED) is gzip-compressed when the
+ * client accepts it; every such answer says Vary: Accept-Encoding. Out of
+ * memory it stays as it is. */
+static void gzip_json(const service_request *rq, reply *out)
+{
+    if (out->status != 200 || out->body_kind != REPLY_OWNED || out->content_encoding != NULL ||
+        out->content_type == NULL || strcmp(out->content_type, "application/json") != 0)
+        return;
+    out->vary |= REPLY_VARY_ACCEPT_ENCODING;
+    if (out->size < GZIP_MIN_BYTES || !gzip_accepted(rq->accept_encoding))
+        return;
+    unsigned char *gz;
+    size_t gz_len;
+    if (gzip_buffer(GZIP_TEXT, out->body, (size_t)out->size, &gz, &gz_len) != 0)
+        return;
+    free(out->owned);
+    out->owned = gz;
+    out->body = gz;
+    out->size = gz_len;
+    out->content_encoding = "gzip";
+}
+
+static int handle_kinds(service *s, const service_request *rq, reply *out, char *err,
+                        size_t err_size)
+{
+    (void)rq;
+    (void)err;
+    (void)err_size;
+    return document_reply(rq, &s->kinds, "no-cache", out);
+}
+
+static int handle_healthz(service *s, const service_request *rq, reply *out, char *err,
+                          size_t err_size)
+{
+    (void)rq;
+    (void)err;
+    (void)err_size;
+    return document_reply(rq, &s->healthz, "no-store", out);
+}
+
+static int handle_openapi(service *s, const service_request *rq, reply *out, char *err,
+                          size_t err_size)
+{
+    (void)rq;
+    (void)err;
+    (void)err_size;
+    return document_reply(rq, &s->openapi, "no-cache", out);
+}
+
+static int handle_metrics(service *s, const service_request *rq, reply *out, char *err,
+                          size_t err_size)
+{
+    (void)rq;
+    (void)err;
+    (void)err_size;
+    size_t len;
+    char *text = metrics_text(s->metrics, tile_service_cache(s->tiles), &len);
+    if (text == NULL)
+        return ERR_NOMEM;
+    reply_owned(out, 200, "text/plain; version=0.0.4; charset=utf-8", "no-store", text, len);
+    return 0;
+}
+
+/* The viewer's file at rq->path: from the --static folder when it has it,
+ * else the copy built in (so `--static static` works on the viewer's own
+ * files and takes the libraries from the binary). */
+static int handle_static(service *s, const service_request *rq, reply *out, char *err,
+                         size_t err_size)
+{
+    if (s->cfg.static_dir[0] != '\0') {
+        int rc = files_serve(s->cfg.static_dir, rq->path, out, err, err_size);
+        if (rc != ERR_NOT_FOUND)
+            return rc;
+    }
+    return files_serve_embedded(rq->path, rq->if_none_match, out, err, err_size);
+}
+
+/* The route table's handler column. */
+static const handler_fn handlers[ROUTE_COUNT] = {
+#define ROUTE_HANDLER(id, name, methods, evaluates, handler) [ROUTE_##id] = handler,
+    ROUTES_MAP(ROUTE_HANDLER)
+#undef ROUTE_HANDLER
+};
+
+/* ---- dispatch ---- */
+
+/* Routes whose handlers read the query string. */
+static int takes_query(route_id id)
+{
+    return id == ROUTE_TILE || id == ROUTE_GRID || id == ROUTE_POINT || id == ROUTE_POINTS ||
+           id == ROUTE_STATS ||
+           id == ROUTE_TILEJSON;
+}
+
+static int options_reply(route_id id, reply *out)
+{
+    out->status = 204;
+    out->body_kind = REPLY_EMPTY;
+    if (reply_header(out, "Allow", route_allow(id)) != 0 ||
+        reply_header(out, "Access-Control-Allow-Methods", route_allow(id)) != 0 ||
+        reply_header(out, "Access-Control-Allow-Headers", "Content-Type, If-None-Match") != 0 ||
+        reply_header(out, "Access-Control-Max-Age", "86400") != 0)
+        return ERR_INTERNAL;
+    return 0;
+}
+
+/* The absolute form of a request target, "http://host[:port]/path?query"
+ * (RFC 9112 section 3.2.2, what a client sends to a proxy): a server must
+ * accept it, take the path from it and the host from its authority instead
+ * of Host. Returns the target's origin form ("/path?query", in place, or
+ * NULL when there is no path: the path is then "/"); or the target itself
+ * when it is not in absolute form. */
+static char *origin_form(service_request *rq, char *target, int *no_path)
+{
+    *no_path = 0;
+    size_t scheme = strncasecmp(target, "http://", 7) == 0    ? 7
+                    : strncasecmp(target, "https://", 8) == 0 ? 8
+                                                              : 0;
+    if (scheme == 0)
+        return target;
+    char *auth = target + scheme;
+    size_t alen = strcspn(auth, "/?#");
+    if (alen > 0 && alen < sizeof rq->authority) {
+        memcpy(rq->authority, auth, alen);
+        rq->authority[alen] = '\0';
+        rq->host = rq->authority;
+        rq->forwarded = rq->x_forwarded_host = rq->x_forwarded_proto = NULL;
+    }
+    *no_path = auth[alen] != '/';
+    return auth + alen;
+}
+
+static int prepare(service *s, service_request *rq, reply *out, char *err, size_t err_size)
+{
+    int no_path;
+    char *target = origin_form(rq, rq->target, &no_path);
+    size_t plen = strcspn(target, "?#");
+    char *query = target + plen;
+    if (*query == '?') {
+        *query++ = '\0';
+        query[strcspn(query, "#")] = '\0';
+    } else {
+        *query = '\0';
+    }
+    rq->path = target;
+    if (no_path) {
+        snprintf(rq->root, sizeof rq->root, "/");
+        rq->path = rq->root;
+    }
+    if (strcmp(rq->path, "*") == 0) {
+        /* asterisk-form: the server itself (RFC 9112 section 3.2.4). */
+        if (strcmp(rq->method, "OPTIONS") != 0) {
+            snprintf(err, err_size, "the target '*' is for OPTIONS only");
+            return ERR_BAD_REQUEST;
+        }
+        out->status = 204;
+        return reply_header(out, "Allow", "GET, HEAD, POST, OPTIONS") == 0 ? 1 : ERR_INTERNAL;
+    }
+
+    int rc = route_parse(rq->path, &rq->route, err, err_size);
+    route_id id = rq->route.id;
+    unsigned int method = route_method_bit(rq->method);
+    if ((rc == ERR_UNKNOWN_KIND || rc == ERR_NOT_FOUND) && (method & (ROUTE_GET | ROUTE_HEAD))) {
+        /* A viewer file that happens to look like a field path. */
+        char ferr[ERRORS_MSG_MAX];
+        reply file = REPLY_INIT;
+        if (handle_static(s, rq, &file, ferr, sizeof ferr) == 0) {
+            rq->route.id = ROUTE_STATIC;
+            *out = file;
+            return 1;
+        }
+    }
+    if (rc != 0)
+        return rc;
+    if (!(route_methods(id) & method)) {
+        snprintf(err, err_size, "method %.20s not allowed on %.200s (allowed: %s)", rq->method,
+                 rq->path, route_allow(id));
+        return ERR_METHOD;
+    }
+    if (method == ROUTE_OPTIONS) {
+        rc = options_reply(id, out);
+        return rc != 0 ? rc : 1;
+    }
+    if (rq->body_no_memory)
+        return ERR_NOMEM;
+    if (rq->body_too_large) {
+        snprintf(err, err_size, "request body larger than %d bytes", LIMIT_BODY_BYTES);
+        return ERR_TOO_LARGE;
+    }
+    if (takes_query(id)) {
+        rc = query_split(query, &rq->query, err, err_size);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int service_prepare(service *s, service_request *rq, reply *out)
+{
+    char err[ERRORS_MSG_MAX] = "";
+    memset(&rq->route, 0, sizeof rq->route);
+    memset(&rq->query, 0, sizeof rq->query);
+    rq->route.id = ROUTE_NONE;
+    int rc = prepare(s, rq, out, err, sizeof err);
+    if (rc == 1)
+        return 1;
+    if (rc == 0)
+        return 0;
+    reply_error(out, rc, err);
+    if (rc == ERR_METHOD)
+        reply_header(out, "Allow", route_allow(rq->route.id));
+    return 1;
+}
+
+void service_run(service *s, const service_request *rq, reply *out)
+{
+    char err[ERRORS_MSG_MAX] = "";
+    route_id id = rq->route.id;
+    int rc = handlers[(unsigned)id < ROUTE_COUNT ? id : ROUTE_NONE](s, rq, out, err, sizeof err);
+    if (rc != 0)
+        reply_error(out, rc, err);
+    else
+        gzip_json(rq, out);
+}
+
+/* The points of a batch body, counted cheaply: one '[' per point plus the
+ * array's own (an over-count when a malformed body has more; the parser
+ * refuses that body anyway). */
+static uint64_t count_points(const char *body, size_t len)
+{
+    uint64_t n = 0;
+    for (const char *p = body, *end = body + len; p != NULL && p < end;
+         p = memchr(p, '[', (size_t)(end - p))) {
+        if (*p == '[')
+            n++;
+        p++;
+    }
+    n = n > 0 ? n - 1 : 0;
+    return n > LIMIT_MAX_POINTS ? LIMIT_MAX_POINTS : n;
+}
+
+int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost)
+{
+    char err[ERRORS_MSG_MAX] = "";
+    int rc = 0;
+    query_result qr;
+    *out_cost = 1;
+    switch (rq->route.id) {
+    case ROUTE_TILE:
+        if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
+            rc = heightsreq_tile_lookup(s->tiles, &rq->route, &rq->query, rq->if_none_match,
+                                        rq->accept_encoding, out, out_cost, err, sizeof err);
+        else
+            rc = tile_lookup(s->tiles, rq->raw_target, rq->if_none_match, &rq->route, &rq->query,
+                             out, out_cost, err, sizeof err);
+        if (rc == 1)
+            return 1;
+        break;
+    case ROUTE_GRID:
+        /* a grid is answered at once: the reply is a stream whose bands are
+         * made one at a time (reply.h, produce); 304 and bad queries too */
+        rc = heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match,
+                                   rq->accept_encoding, out, err, sizeof err);
+        if (rc == 0)
+            return 1;
+        break;
+    case ROUTE_POINT:
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_POINT, &qr, err,
+                         sizeof err);
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, 1, 1);
+        break;
+    case ROUTE_POINTS: {
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, 0, &qr, err, sizeof err);
+        uint64_t n = rq->body != NULL ? count_points(rq->body, rq->body_len) : 0;
+        if (rc == 0 && cost_check(&qr.spec, n, 1, "send fewer points", err, sizeof err) != 0)
+            rc = ERR_TOO_COSTLY;
+        if (rc == 0)
+            *out_cost = cost_estimate(&qr.spec, n > 0 ? n : 1, 1);
+        break;
+    }
+    case ROUTE_STATS:
+        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_WINDOW | QUERY_BINS, &qr, err,
+                         sizeof err);
+        if (rc == 0) {
+            uint64_t n = (uint64_t)qr.window.width * (uint64_t)qr.window.height;
+            if (cost_check(&qr.spec, n, 0, "ask for fewer samples (a larger step, a smaller width or height)",
+                           err, sizeof err) != 0)
+                rc = ERR_TOO_COSTLY;
+            else
+                *out_cost = cost_estimate(&qr.spec, n, 0);
+        }
+        break;
+    default:
+        break;
+    }
+    if (rc == 0)
+        return 0;
+    reply_error(out, rc, err);
+    return 1;
+}
+
+void service_handle(service *s, service_request *rq, reply *out)
+{
+    if (service_prepare(s, rq, out) == 0)
+        service_run(s, rq, out);
+}
