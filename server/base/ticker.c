@@ -1,28 +1,16 @@
 /* ticker.c: a periodic background thread under its owner's lock (see ticker.h). */
 #include "base/ticker.h"
 
-#include <time.h>
+#include "base/monotime.h"
 
-long long ticker_now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
+#include <time.h>
 
 static void *run(void *arg)
 {
     ticker *t = arg;
     pthread_mutex_lock(&t->lock);
     while (!t->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_sec += t->period_ms / 1000;
-        until.tv_nsec += (t->period_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = monotime_after_ms(t->period_ms);
         pthread_cond_timedwait(&t->wake, &t->lock, &until);
         if (t->stop)
             break;

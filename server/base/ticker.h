@@ -25,7 +25,4 @@ int ticker_start(ticker *t, int period_ms, void (*tick)(void *arg), void *arg);
  * destroys the lock and condition variable. */
 void ticker_stop(ticker *t);
 
-/* Milliseconds on CLOCK_MONOTONIC. */
-long long ticker_now_ms(void);
-
 #endif

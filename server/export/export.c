@@ -40,6 +40,7 @@
 #include "heights/grid.h"
 #include "service/heightsreq.h"
 #include "base/jsonout.h"
+#include "base/monotime.h"
 #include "export/mbtiles.h"
 #include "export/pmtiles.h"
 #include "export/progress.h"
@@ -977,13 +978,6 @@ static int usage_error(const char *cmd, const char *usage, const char *fmt, cons
     return 2;
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 int export_main(int argc, char **argv)
 {
     plan p;
@@ -1137,7 +1131,7 @@ int export_main(int argc, char **argv)
             return 1;
         }
         int samples = m < 16 ? (int)m : 16;
-        double bytes = 0, t0 = seconds_now();
+        double bytes = 0, t0 = monotime_s();
         for (int s = 0; s < samples; s++) {
             unsigned char *png = NULL;
             size_t size = 0;
@@ -1145,7 +1139,7 @@ int export_main(int argc, char **argv)
                 bytes += (double)size;
             free(png);
         }
-        double per = samples ? (seconds_now() - t0) / samples : 0;
+        double per = samples ? (monotime_s() - t0) / samples : 0;
         free(ids);
         char size_text[32], time_text[32];
         progress_format_bytes(samples ? bytes / samples * (double)n : 0, size_text, sizeof size_text);

@@ -9,6 +9,8 @@
  * 4096 entries, doubled until the root fits. */
 #include "export/pmtiles.h"
 
+#include "base/hash.h"
+
 #include <assert.h>
 #include <errno.h>
 #include <math.h>
@@ -78,10 +80,7 @@ void pmtiles_tile_zxy(uint64_t id, int *out_z, uint32_t *out_x, uint32_t *out_y)
 
 uint64_t pmtiles_hash(const unsigned char *data, size_t size)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < size; i++)
-        h = (h ^ data[i]) * 0x100000001b3ULL;
-    return h;
+    return hash_fnv1a(data, size);
 }
 
 /* ---- byte buffers, varints, gzip ---- */

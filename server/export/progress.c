@@ -1,6 +1,8 @@
 /* progress.c: progress bar and plain progress lines (see progress.h). */
 #include "export/progress.h"
 
+#include "base/monotime.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,13 +20,6 @@ struct progress {
     char label[64];
 };
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 progress *progress_create(FILE *out, int bar, double plain_seconds, uint64_t total,
                           const char *label)
 {
@@ -35,7 +30,7 @@ progress *progress_create(FILE *out, int bar, double plain_seconds, uint64_t tot
     p->bar = bar;
     p->plain_seconds = plain_seconds > 0 ? plain_seconds : 5;
     p->total = total;
-    p->t0 = p->last = now();
+    p->t0 = p->last = monotime_s();
     snprintf(p->label, sizeof p->label, "%s", label ? label : "progress");
     return p;
 }
@@ -67,7 +62,7 @@ void progress_format_seconds(double s, char *buf, size_t n)
 
 static void report(progress *p, uint64_t done, uint64_t bytes, int final)
 {
-    double t = now(), elapsed = t - p->t0;
+    double t = monotime_s(), elapsed = t - p->t0;
     double rate = elapsed > 0 ? (double)(done - p->first_done) / elapsed : 0;
     double pct = p->total ? 100.0 * (double)done / (double)p->total : 100.0;
     char size[32], eta[32];
@@ -98,12 +93,12 @@ void progress_update(progress *p, uint64_t done, uint64_t bytes)
     if (!p->started) {
         p->started = 1;
         p->first_done = done;
-        p->t0 = p->last = now();
+        p->t0 = p->last = monotime_s();
         if (p->bar)
             report(p, done, bytes, 0);
         return;
     }
-    double since = now() - p->last;
+    double since = monotime_s() - p->last;
     if (since >= (p->bar ? BAR_INTERVAL : p->plain_seconds))
         report(p, done, bytes, 0);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/monotime.h"
 #include "base/ticker.h"
 
 #define LOG_BUFFER_BYTES (64 * 1024)
@@ -34,7 +35,7 @@ static void flush_locked(accesslog *l)
         off += (size_t)n;
     }
     l->len = 0;
-    l->last_write_ms = ticker_now_ms();
+    l->last_write_ms = monotime_ms();
 }
 
 /* The flusher's tick: buffered lines wait at most LOG_FLUSH_MS. */
@@ -74,7 +75,7 @@ void accesslog_write(accesslog *l, const char *line, size_t len)
         len = LOG_BUFFER_BYTES; /* lines are far shorter; never overflow */
     memcpy(l->buf + l->len, line, len);
     l->len += len;
-    if (ticker_now_ms() - l->last_write_ms >= LOG_QUIET_MS)
+    if (monotime_ms() - l->last_write_ms >= LOG_QUIET_MS)
         flush_locked(l);
     pthread_mutex_unlock(&l->flusher.lock);
 }

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "base/monotime.h"
 #include "base/ticker.h"
 
 /* One open connection. waiting_since_ms: when it started owing us a request
@@ -51,7 +52,7 @@ static int mark_shut(guard_entry *e)
 
 static long long now_ms(void)
 {
-    long long ms = ticker_now_ms();
+    long long ms = monotime_ms();
     return ms > 0 ? ms : 1; /* 0 means "not waiting" */
 }
 

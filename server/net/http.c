@@ -29,6 +29,7 @@
 #include "base/daemon_limits.h"
 #include "base/errors.h"
 #include "base/failalloc.h"
+#include "base/monotime.h"
 #include "heights/batch.h"
 #include "service/pool.h"
 #include "service/reply.h"
@@ -105,7 +106,7 @@ typedef struct {
     uint64_t size;        /* body bytes of the response queued */
     int is_stream;        /* the body is produced while sent */
     uint64_t streamed;    /* body bytes a stream produced so far */
-    struct timespec t0;
+    double t0;            /* monotime_s() when the request line arrived */
     struct timespec wall; /* when the request line arrived (log) */
     char method[12];
 } request;
@@ -117,13 +118,6 @@ static request no_memory_request;
  * down (graceful stop, request deadline): it is not served, and the
  * connection is closed without a response. */
 static request closed_request;
-
-static double elapsed_s(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
-}
 
 /* ---- process-wide state ---- */
 
@@ -413,7 +407,7 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     if (args != NULL)
         args[1] = '\0';
     reply_init(&rq->rp);
-    clock_gettime(CLOCK_MONOTONIC, &rq->t0);
+    rq->t0 = monotime_s();
     clock_gettime(CLOCK_REALTIME, &rq->wall);
     rq->route = ROUTE_NONE;
     atomic_fetch_add(&s->in_flight, 1);
@@ -447,7 +441,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr,
                       addr, sizeof addr);
     }
-    unsigned long long us = (unsigned long long)(elapsed_s(&rq->t0) * 1e6 + 0.5);
+    unsigned long long us = (unsigned long long)((monotime_s() - rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
     /* A request libmicrohttpd answered itself (README, "HTTP edge"): before
      * the handler saw it (a malformed Content-Length, headers over the
@@ -1190,13 +1184,12 @@ void http_stop(http_server *s, int drain_ms)
     /* Keep-alive clients would otherwise keep sending new requests and the
      * daemon would never drain: close connections between requests. */
     connguard_drain(s->guard);
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = monotime_s();
     /* Waiting jobs the workers can start within half the drain time are
      * rendered; the others are answered 503 now. Responses under way
      * finish. */
     pool_drain(s->pool, drain_ms / 2);
-    while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t0) * 1e3 < drain_ms) {
+    while (atomic_load(&s->in_flight) > 0 && (monotime_s() - t0) * 1e3 < drain_ms) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
@@ -1210,9 +1203,8 @@ void http_stop(http_server *s, int drain_ms)
     s->pool = NULL; /* from now on a late request is answered 503 */
     pthread_rwlock_unlock(&s->pool_lock);
     pool_destroy(p);
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    while (atomic_load(&s->in_flight) > 0 && elapsed_s(&t1) < 1.0) {
+    double t1 = monotime_s();
+    while (atomic_load(&s->in_flight) > 0 && monotime_s() - t1 < 1.0) {
         struct timespec nap = {0, 5 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }

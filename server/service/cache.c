@@ -15,6 +15,8 @@
  */
 #include "service/cache.h"
 
+#include "base/hash.h"
+
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -61,15 +63,10 @@ void cache_set_alloc_funcs(void *(*malloc_fn)(size_t), void (*release_fn)(void *
     free_fn = release_fn ? release_fn : free;
 }
 
-/* FNV-1a, 64-bit: keys are short canonical request strings. */
+/* Keys are short canonical request strings. */
 static uint64_t hash_key(const char *key)
 {
-    uint64_t h = 0xcbf29ce484222325u;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
-        h ^= *p;
-        h *= 0x100000001b3u;
-    }
-    return h;
+    return hash_fnv1a_str(HASH_FNV1A_INIT, key);
 }
 
 static void entry_free(cache_entry *e)

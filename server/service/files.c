@@ -15,6 +15,7 @@
 #include "base/daemon_limits.h"
 #include "service/embedded.h"
 #include "base/errors.h"
+#include "base/etag.h"
 #include "service/tile.h"
 
 const char *files_content_type(const char *name)
@@ -202,7 +203,7 @@ int files_serve_embedded(const char *raw_path, const char *if_none_match, reply 
         return not_found(err, err_size, rel);
 
     /* With 304 the connection layer sends the headers only, as for tiles. */
-    reply_borrowed(out, tile_etag_matches(if_none_match, f->etag) ? 304 : 200,
+    reply_borrowed(out, etag_matches(if_none_match, f->etag) ? 304 : 200,
                    files_content_type(f->path), f->data, f->size);
     /* Revalidated on every load (the viewer changes between versions); the
      * ETag makes that a 304 without a body. */

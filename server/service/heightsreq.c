@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include "base/errors.h"
+#include "base/etag.h"
+#include "base/monotime.h"
 #include "service/cost.h"
 #include "base/gzip.h"
 #include "service/query.h"
@@ -194,13 +196,10 @@ static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *ou
     numeric_ctx *f = vctx;
     unsigned char *body;
     size_t size;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = monotime_s();
     if (grid_render(f->g, &body, &size) != 0)
         return ERR_NOMEM;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    metrics_observe_render(f->m, (double)(t1.tv_sec - t0.tv_sec) +
-                                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    metrics_observe_render(f->m, monotime_s() - t0);
     *out_data = body;
     *out_size = size;
     *out_user = NULL;
@@ -239,7 +238,7 @@ static int tile_request(const route *r, const query_args *q, const char *accept_
 static int entry_reply(const grid_request *g, cache_entry *e, const char *inm, const char *etag,
                        reply *out)
 {
-    out->status = tile_etag_matches(inm, etag) ? 304 : 200;
+    out->status = etag_matches(inm, etag) ? 304 : 200;
     out->cache_control = GRID_CACHE_CONTROL;
     out->body_kind = REPLY_ENTRY;
     out->entry = e;
@@ -335,7 +334,7 @@ int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_no
         reply_release(out);
         return ERR_INTERNAL;
     }
-    if (tile_etag_matches(if_none_match, etag)) {
+    if (etag_matches(if_none_match, etag)) {
         out->status = 304; /* the client has these bytes: compute nothing */
         out->body_kind = REPLY_EMPTY;
         return 0;

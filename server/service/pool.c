@@ -9,6 +9,9 @@
  */
 #include "service/pool.h"
 
+#include "base/hash.h"
+#include "base/monotime.h"
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,19 +58,6 @@ struct pool {
     pool_stats st;
 };
 
-static long long now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 void pool_client_ipv4(unsigned char out[16], uint32_t ipv4)
 {
@@ -81,10 +71,7 @@ void pool_client_ipv4(unsigned char out[16], uint32_t ipv4)
 
 static unsigned bucket_of(const unsigned char addr[16])
 {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (int i = 0; i < 16; i++)
-        h = (h ^ addr[i]) * 16777619u;
-    return h % N_BUCKETS;
+    return (unsigned)(hash_fnv1a(addr, 16) % N_BUCKETS);
 }
 
 /* ---- clients (lock held) ---- */
@@ -214,14 +201,14 @@ static void *worker_main(void *arg)
         }
         pool_client *c = job->owner;
         uint64_t cost = job->cost;
-        p->st.wait_seconds += (double)(now_ms() - job->queued_ms) * 1e-3;
+        p->st.wait_seconds += (double)(monotime_ms() - job->queued_ms) * 1e-3;
         pthread_mutex_unlock(&p->lock);
 
         pool_outcome outcome =
             (job->gone != NULL && job->gone(job) == POOL_GONE) ? POOL_CANCELLED : POOL_RUN;
-        double t0 = now_s();
+        double t0 = monotime_s();
         job->run(job, outcome); /* job may be freed from here on */
-        double dt = now_s() - t0;
+        double dt = monotime_s() - t0;
 
         pthread_mutex_lock(&p->lock);
         c->running--;
@@ -303,11 +290,7 @@ static void *sweeper_main(void *arg)
     pool *p = arg;
     pthread_mutex_lock(&p->lock);
     while (!p->exiting) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        long long ns = until.tv_nsec + (long long)p->cfg.sweep_ms * 1000000LL;
-        until.tv_sec += (time_t)(ns / 1000000000LL);
-        until.tv_nsec = (long)(ns % 1000000000LL);
+        struct timespec until = monotime_after_ms(p->cfg.sweep_ms);
         pthread_cond_timedwait(&p->sweep, &p->lock, &until);
         if (p->exiting || p->active_head == NULL)
             continue;
@@ -391,7 +374,7 @@ int pool_submit(pool *p, pool_job *job)
          * finish it, after all the work waiting, before the drain's end. */
         double ms = (double)(p->st.queued_cost + job->cost) * p->st.ns_per_unit * 1e-6 /
                     (double)p->n_threads;
-        if (p->exiting || (double)now_ms() + ms > (double)p->drain_until_ms) {
+        if (p->exiting || (double)monotime_ms() + ms > (double)p->drain_until_ms) {
             p->st.refused_stopped++;
             rc = POOL_ESTOPPED;
             goto out;
@@ -430,7 +413,7 @@ int pool_submit(pool *p, pool_job *job)
     job->owner = c;
     job->next = NULL;
     job->maybe_gone = 0;
-    job->queued_ms = now_ms();
+    job->queued_ms = monotime_ms();
     if (c->tail) c->tail->next = job; else c->head = job;
     c->tail = job;
     c->queued_cost += job->cost;
@@ -454,7 +437,7 @@ void pool_drain(pool *p, int budget_ms)
 {
     pthread_mutex_lock(&p->lock);
     p->stopping = 1;
-    p->drain_until_ms = now_ms() + budget_ms;
+    p->drain_until_ms = monotime_ms() + budget_ms;
     /* Each address gets about 1/n of the workers' time: a job whose place
      * in its address's queue times n fits the budget stays. */
     uint64_t n_active = 0;

@@ -11,7 +11,10 @@
 
 #include "service/cost.h"
 #include "base/errors.h"
+#include "base/etag.h"
 #include "base/failalloc.h"
+#include "base/hash.h"
+#include "base/monotime.h"
 #include "tiles/render.h"
 
 /* The memo of request targets: what the raw target of a tile request
@@ -44,9 +47,7 @@ struct tile_service {
 
 static uint64_t memo_hash(const char *target, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)target[i]) * 0x100000001b3ULL;
+    uint64_t h = hash_fnv1a(target, len);
     return h != 0 ? h : 1;
 }
 
@@ -101,17 +102,15 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     fill_ctx *f = vctx;
     unsigned char *png = NULL;
     size_t size = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = monotime_s();
     int rc = render_tile_png(&f->q->spec, f->r->z, f->r->x, f->r->y, 256 * f->r->scale,
                              &f->q->render, &png, &size);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = monotime_s() - t0;
     if (rc != 0) {
         f->error = rc;
         return rc;
     }
-    metrics_observe_render(f->t->metrics, (double)(t1.tv_sec - t0.tv_sec) +
-                                              (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+    metrics_observe_render(f->t->metrics, seconds);
     *out_data = png; /* free()d by the cache when the last reference goes */
     *out_size = size;
     *out_user = NULL;
@@ -166,47 +165,9 @@ int tile_canonical(const route *r, const noise_spec *spec, const render_opts *op
 
 void tile_etag(const char *canonical, char *buf, size_t buf_size)
 {
-    char version[48];
-    snprintf(version, sizeof version, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 */
-    for (const char *p = canonical; *p != '\0'; p++)
-        h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-    for (const char *p = version; *p != '\0'; p++)
-        h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-    snprintf(buf, buf_size, "\"%016" PRIx64 "\"", h);
-}
-
-int tile_etag_matches(const char *inm, const char *etag)
-{
-    if (inm == NULL)
-        return 0;
-    size_t elen = strlen(etag);
-    const char *p = inm;
-    for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == ',')
-            p++;
-        if (*p == '\0')
-            return 0;
-        if (*p == '*')
-            return 1;
-        if (p[0] == 'W' && p[1] == '/')
-            p += 2; /* If-None-Match compares weakly */
-        const char *end = p;
-        if (*p == '"') {
-            end = strchr(p + 1, '"');
-            if (end == NULL)
-                return 0;
-            end++;
-        } else {
-            while (*end != '\0' && *end != ',')
-                end++;
-        }
-        if ((size_t)(end - p) == elen && memcmp(p, etag, elen) == 0)
-            return 1;
-        p = end;
-        while (*p != '\0' && *p != ',')
-            p++;
-    }
+    char versions[48];
+    snprintf(versions, sizeof versions, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
+    etag_of(canonical, versions, buf, buf_size);
 }
 
 /* The cache key and ETag of a tile request; 0, or an ERR_* code. */
@@ -230,7 +191,7 @@ static int tile_key(const route *r, const query_args *q, query_result *qr, char 
  * keeps the connection. */
 static int entry_reply(cache_entry *e, const char *inm, const char *etag, reply *out)
 {
-    out->status = tile_etag_matches(inm, etag) ? 304 : 200;
+    out->status = etag_matches(inm, etag) ? 304 : 200;
     out->content_type = "image/png";
     out->cache_control = TILE_CACHE_CONTROL;
     out->body_kind = REPLY_ENTRY;

@@ -53,13 +53,8 @@ int tile_lookup(tile_service *t, const char *target, const char *if_none_match, 
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts,
                    char *buf, size_t buf_size);
 
-/* The quoted strong ETag for a canonical request text: FNV-1a 64 of the
- * text and the noise and render versions, as "\"<16 hex digits>\"". buf must
- * hold 32 bytes. */
+/* The quoted strong ETag (base/etag.h) of a canonical request text and the
+ * noise and render versions. buf must hold ETAG_SIZE bytes. */
 void tile_etag(const char *canonical, char *buf, size_t buf_size);
-
-/* 1 if the If-None-Match header value matches etag (a list, weak tags
- * compared weakly, or "*"), else 0. */
-int tile_etag_matches(const char *if_none_match, const char *etag);
 
 #endif

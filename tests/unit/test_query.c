@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/errors.h"
+#include "base/etag.h"
 #include "service/query.h"
 #include "test.h"
 #include "test_server_util.h"
@@ -193,17 +194,17 @@ static void test_canonical_and_etag(void)
     tile_etag(kb, eb, sizeof eb);
     CHECK(strcmp(ea, eb) != 0);
 
-    CHECK(tile_etag_matches(ea, ea));
-    CHECK(tile_etag_matches("*", ea));
+    CHECK(etag_matches(ea, ea));
+    CHECK(etag_matches("*", ea));
     char list[96];
     snprintf(list, sizeof list, "\"x\", W/%s", ea);
-    CHECK(tile_etag_matches(list, ea));
+    CHECK(etag_matches(list, ea));
     snprintf(list, sizeof list, "\"a\",%s ,\"b\"", ea);
-    CHECK(tile_etag_matches(list, ea));
-    CHECK(!tile_etag_matches(NULL, ea));
-    CHECK(!tile_etag_matches("", ea));
-    CHECK(!tile_etag_matches("\"0000000000000000\"", ea));
-    CHECK(!tile_etag_matches("\"unterminated", ea));
+    CHECK(etag_matches(list, ea));
+    CHECK(!etag_matches(NULL, ea));
+    CHECK(!etag_matches("", ea));
+    CHECK(!etag_matches("\"0000000000000000\"", ea));
+    CHECK(!etag_matches("\"unterminated", ea));
 }
 
 int main(void)
