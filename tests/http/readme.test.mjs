@@ -70,7 +70,9 @@ export function readmeExamples(md) {
   const out = [];
   let lastBlock = null; // examples of the sh block just closed
   for (let i = 0; i < lines.length; i++) {
-    const fence = /^```(\w*)\s*$/.exec(lines[i]);
+    // a fence's info string may hold a '-' (json-maplibre): read as
+    // anything else, it would put every later fence out of step
+    const fence = /^```([\w-]*)\s*$/.exec(lines[i]);
     if (!fence) {
       if (lines[i].trim() !== '') lastBlock = null;
       continue;
