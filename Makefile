@@ -179,7 +179,7 @@ $(BUILD)/asan/tests/unit/wikipedia_perlin.o: CFLAGS_ALL += -Wno-parentheses
 # (asan-instrumentation-with-call-threshold=0: the same checks, smaller
 # code) and the debug information is line tables (-g1: reports keep file
 # and line), which took noise_avx2.o from 670 to 284 s of CPU on the same
-# machine (README, "Tests").
+# machine (docs/development.md, "Tests").
 SAN_VEC_OBJS := $(BUILD)/asan/noise/noise_avx2.o $(BUILD)/asan/noise/noise_avx512.o
 $(SAN_VEC_OBJS): SAN := $(filter-out -g,$(SAN)) -g1 --param asan-instrumentation-with-call-threshold=0
 
@@ -313,7 +313,7 @@ loadtest: deps-bench
 
 # Two daemons behind deploy/nginx/noisetile.conf (Debian's nginx), 64
 # clients, one replica killed under load; the Compose file and manifests
-# checked against the Dockerfile (tests/deploy/, README "Deploying").
+# checked against the Dockerfile (tests/deploy/, docs/deploy.md).
 .PHONY: deploytest
 deploytest: deps-bench
 	$(MAKE) --no-print-directory $(BUILD)/noisetile
@@ -416,7 +416,7 @@ valgrind: deps-test
 test-avx512-emu:
 	BUILD=$(BUILD) OPT="$(OPT)" scripts/avx512-emu.sh
 
-# ---- the noise core as a library (README, "The core as a library"):
+# ---- the noise core as a library (docs/library.md):
 # `make install [PREFIX=/usr/local] [DESTDIR=]` installs libnoisetile.a,
 # libnoisetile.so.2, include/noisetile/noise.h and noisetile.pc. Only the
 # noise_* symbols are exported. `make lib` builds them under build/lib.

@@ -2,8 +2,8 @@
 # avx512-emu.sh: the noise core's unit tests on the AVX-512 path, on a
 # machine without AVX-512: in bochs (Debian's 2.7 emulates AVX-512; qemu 7.2
 # does not). `make test-avx512-emu` runs it; it is slow (hours), so
-# `make test` does not (README, "Tests"; BENCHMARKS.md, "The AVX-512 path
-# under emulation").
+# `make test` does not (docs/development.md, "Instruction-set paths";
+# BENCHMARKS.md, "The AVX-512 path under emulation").
 #
 # What it does, all under $BUILD/avx512-emu:
 #  1. builds the noise tests statically without sanitizers: the core at

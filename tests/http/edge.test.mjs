@@ -480,7 +480,7 @@ test('a half-closed request that waited for the render pool is answered even wit
   // answer ready (logged status 0, aborted). An idle keep-alive connection
   // opened first on the only connection thread makes that order certain;
   // the daemon suspends one pass after the request completes, when the
-  // library no longer reads (README, "HTTP edge").
+  // library no longer reads (docs/http.md, "Half-closed clients").
   const e = await startDaemon({ args: ['--threads', '1', '--workers', '1', '--cache-mb', '4'] });
   const idle = net.connect({ port: e.port, host: '127.0.0.1' });
   try {

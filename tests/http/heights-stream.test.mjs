@@ -9,7 +9,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { startDaemon, get } from './daemon.mjs';
 
-// The stated bound (README.md, "Heights for programs"): a grid's memory is
+// The stated bound (docs/heights.md, "Streaming and caching"): a grid's memory is
 // one band of output (about 256 KiB), one row of floats, the zlib state, and
 // the connection's send buffer (measured: under 1 MiB); 8 MiB leaves room for the allocator's and
 // the sanitizer's own bookkeeping.

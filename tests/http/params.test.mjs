@@ -4,19 +4,26 @@
 // either side without the other fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, get } from './daemon.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// The rows of the markdown table under the heading that starts with title:
-// [{name, def, range, meaning}], backticks removed.
+// The pages the tables may stand in: the README (field and tile
+// parameters), docs/api.md (point, window, statistics), docs/heights.md
+// (.npy, encoding).
+const PAGES = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+// The rows of the markdown table under the heading that starts with title,
+// in the one page that has that heading: [{name, def, range, meaning}],
+// backticks removed.
 function readmeTable(title) {
-  const md = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const found = PAGES.map((f) => [f, readFileSync(path.join(root, f), 'utf8')]).filter(([, md]) => md.includes(`### ${title}`));
+  assert.equal(found.length, 1, `"### ${title}" stands in ${found.length} of README.md and docs/*.md: ${found.map(([f]) => f).join(', ')}`);
+  const md = found[0][1];
   const at = md.indexOf(`### ${title}`);
-  assert.ok(at >= 0, `README has no "### ${title}" section`);
   const rows = [];
   for (const line of md.slice(at).split('\n').slice(1)) {
     if (rows.length && !line.startsWith('|')) break;
@@ -27,7 +34,7 @@ function readmeTable(title) {
   return rows;
 }
 
-// A number as the README writes it: 1e6, 0.5, 16.
+// A number as the tables write it: 1e6, 0.5, 16.
 const num = (v) => (Math.abs(v) >= 1e5 ? v.toExponential().replace('e+', 'e') : String(v));
 
 function rangeText(p) {
@@ -54,7 +61,7 @@ test('start', async () => {
 for (const [section, title] of [['parameters', 'Field parameters'], ['render', 'Tile parameters'], ['point', 'Point parameters'],
   ['window', 'Window parameters'], ['stats', 'Statistics parameters'], ['npy', '.npy parameters'],
   ['encoding', 'Encoding parameters']]) {
-  test(`README "${title}" and /api/kinds "${section}" list the same rows`, () => {
+  test(`docs table "${title}" and /api/kinds "${section}" list the same rows`, () => {
     const table = kinds[section];
     const readme = readmeTable(title);
     assert.deepEqual(readme.map((r) => r.name), table.map((p) => p.name), 'names and order');
@@ -62,7 +69,7 @@ for (const [section, title] of [['parameters', 'Field parameters'], ['render', '
       const r = readme.find((x) => x.name === p.name);
       assert.equal(r.def, defaultText(p), `${p.name}: default`);
       assert.equal(r.range, rangeText(p), `${p.name}: range`);
-      assert.ok(r.meaning.startsWith(p.description), `${p.name}: README "${r.meaning}" does not start with the table's "${p.description}"`);
+      assert.ok(r.meaning.startsWith(p.description), `${p.name}: the docs' "${r.meaning}" does not start with the table's "${p.description}"`);
     }
   });
 }

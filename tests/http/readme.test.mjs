@@ -1,13 +1,13 @@
-// readme.test.mjs: runs every curl example of README.md with the real curl
-// against a test daemon and checks each answer as a reader would: status,
-// content type, PNG signature and size, JSON keys; where the README shows the
-// answer (a ```json block right after the example's ```sh block), the answer
-// must be that JSON (numbers within 1e-12). So the README cannot
-// drift from the daemon.
+// readme.test.mjs: runs every curl example of README.md and of the pages in
+// docs/ with the real curl against a test daemon and checks each answer as a
+// reader would: status, content type, PNG signature and size, JSON keys;
+// where the page shows the answer (a ```json block right after the
+// example's ```sh block), the answer must be that JSON (numbers within
+// 1e-12). So the documentation cannot drift from the daemon.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,8 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 // Splits one shell command line into words: '...' and "..." quoting and
 // backslash escapes. Shell features a plain exec cannot honour (pipes,
-// redirection, variables, command lists) are refused, so every README
-// example is runnable exactly as written.
+// redirection, variables, command lists) are refused, so every example is
+// runnable exactly as written.
 export function shellWords(line) {
   const words = [];
   let cur = null;
@@ -48,7 +48,7 @@ export function shellWords(line) {
     } else if (c === '#' && cur === null) {
       break; // a comment
     } else if ('|&;<>$`()'.includes(c)) {
-      throw new Error(`shell syntax '${c}' in README example: ${line}`);
+      throw new Error(`shell syntax '${c}' in example: ${line}`);
     } else {
       cur = (cur ?? '') + c;
     }
@@ -70,7 +70,9 @@ export function readmeExamples(md) {
   const out = [];
   let lastBlock = null; // examples of the sh block just closed
   for (let i = 0; i < lines.length; i++) {
-    const fence = /^```(\w*)\s*$/.exec(lines[i]);
+    // a fence's info string may hold a '-' (json-maplibre): read as
+    // anything else, it would put every later fence out of step
+    const fence = /^```([\w-]*)\s*$/.exec(lines[i]);
     if (!fence) {
       if (lines[i].trim() !== '') lastBlock = null;
       continue;
@@ -110,7 +112,7 @@ export function readmeExamples(md) {
   return out;
 }
 
-// The README's answer and the daemon's agree: same keys, same strings and
+// The page's answer and the daemon's agree: same keys, same strings and
 // integers, numbers within 1e-12 (relative above 1; what a reader compares; the
 // exact bits are pinned by the golden-vector tests, and a last-ulp change in
 // the core must not make the documentation wrong).
@@ -163,8 +165,11 @@ function optionValue(words, names) {
   return undefined;
 }
 
-const md = readFileSync(path.join(root, 'README.md'), 'utf8');
-const examples = readmeExamples(md);
+// The README and every page of docs/, each example tagged with its file.
+const PAGES = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const examplesOf = (file) => readmeExamples(readFileSync(path.join(root, file), 'utf8')).map((e) => ({ ...e, file }));
+const readmeOnly = examplesOf('README.md');
+const examples = PAGES.flatMap((f) => (f === 'README.md' ? readmeOnly : examplesOf(f)));
 let daemon;
 let work;
 
@@ -179,7 +184,7 @@ after(async () => {
 });
 
 test('README has curl examples for a tile, a point, a batch, TileJSON, healthz and metrics', () => {
-  const urls = examples.map((e) => e.cmd);
+  const urls = readmeOnly.map((e) => e.cmd);
   for (const [what, re] of [
     ['a tile', /\/\d+\/-?\d+\/-?\d+\.png/],
     ['an @2x tile', /@2x\.png/],
@@ -190,11 +195,33 @@ test('README has curl examples for a tile, a point, a batch, TileJSON, healthz a
     ['/healthz', /\/healthz/],
     ['/metrics', /\/metrics/],
   ]) assert.ok(urls.some((u) => re.test(u)), `no README curl example for ${what}`);
-  assert.ok(examples.filter((e) => e.expected !== undefined).length >= 2, 'README shows fewer than 2 answers to check');
+  assert.ok(readmeOnly.filter((e) => e.expected !== undefined).length >= 2, 'README shows fewer than 2 answers to check');
+});
+
+// The examples that moved from the README to docs/ are still there (and so
+// still run below): a page losing one fails here, not silently.
+test('docs/ pages keep their examples: kinds, statistics, periodic grids, heights, MapLibre, GDAL', () => {
+  const docs = examples.filter((e) => e.file !== 'README.md');
+  for (const [what, re, file] of [
+    ['a cellular point', /\/cellular\/\d+\/point\?/, 'docs/api.md'],
+    ['a classic point', /\/classic\/\d+\/point\?/, 'docs/api.md'],
+    ['a 3D improved point', /\/improved\/0\/point\?.*t=7/, 'docs/field.md'],
+    ['/stats', /\/stats\?/, 'docs/api.md'],
+    ['a periodic grid in numpy', /grid\.npy\?.*period=/, 'docs/api.md'],
+    ['a grid.npy', /\/grid\.npy\?/, 'docs/heights.md'],
+    ['a grid.r16', /\/grid\.r16\?/, 'docs/heights.md'],
+    ['a gray16 grid.png', /\/grid\.png\?.*encoding=gray16/, 'docs/heights.md'],
+    ['Terrarium TileJSON', /tile\.json\?encoding=terrarium/, 'docs/heights.md'],
+    ['a MapLibre style fragment', /^MapLibre/, 'docs/heights.md'],
+    ['gdalinfo', /^gdalinfo /, 'docs/heights.md'],
+    ['gdal_translate', /^gdal_translate /, 'docs/heights.md'],
+  ]) assert.ok(docs.some((e) => e.file === file && re.test(e.python ?? e.cmd)), `${file} has no example for ${what}`);
+  assert.ok(docs.filter((e) => e.expected !== undefined).length >= 4, 'docs/ show fewer than 4 answers to check');
+  assert.ok(docs.filter((e) => e.expectedText !== undefined).length >= 1, 'docs/ show no Python output to check');
 });
 
 for (const ex of examples) {
-  test(`README line ${ex.line}: ${ex.cmd.slice(0, 110)}`, async () => {
+  test(`${ex.file} line ${ex.line}: ${ex.cmd.slice(0, 110)}`, async () => {
     const rewrite = (s) => s.split(README_HOST).join(daemon.url);
     if (ex.python !== undefined) {
       // Debian's python3 (python3-numpy), the program as shown
@@ -247,7 +274,7 @@ for (const ex of examples) {
     // An example whose shown answer is an error document expects that status.
     const expected = ex.expected === undefined ? undefined : JSON.parse(rewrite(ex.expected));
     const wantStatus = expected?.error?.status ?? 200;
-    assert.equal(status, wantStatus, `status ${status}, README expects ${wantStatus}`);
+    assert.equal(status, wantStatus, `status ${status}, ${ex.file} expects ${wantStatus}`);
     const type = headers['content-type'] ?? '';
     let body = outFile ? readFileSync(path.join(work, outFile)) : r.stdout;
     if (outFile) assert.ok(existsSync(path.join(work, outFile)));
@@ -338,14 +365,14 @@ for (const ex of examples) {
     } else if (p === '/openapi.json') {
       assert.match(json().openapi, /^3\./);
     } else {
-      assert.fail(`README example for ${p} has no check here; add one`);
+      assert.fail(`${ex.file} example for ${p} has no check here; add one`);
     }
 
     if (ex.expected !== undefined) {
       assert.ok(body, 'an expected answer needs a body');
       const actual = JSON.parse(body.toString('utf8'));
       assert.ok(sameAnswer(actual, expected),
-        `answer differs from the one README.md shows:\n${JSON.stringify(actual)}\nREADME: ${JSON.stringify(expected)}`);
+        `answer differs from the one ${ex.file} shows:\n${JSON.stringify(actual)}\n${ex.file}: ${JSON.stringify(expected)}`);
     }
   });
 }
