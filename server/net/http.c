@@ -443,7 +443,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     unsigned long long us = (unsigned long long)((monotime_s() - rq->t0) * 1e6 + 0.5);
     int ok = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK;
-    /* A request libmicrohttpd answered itself (README, "HTTP edge"): before
+    /* A request libmicrohttpd answered itself (docs/http.md, "The edge"): before
      * the handler saw it (a malformed Content-Length, headers over the
      * memory limit), or instead of our reply when the request's headers
      * left no room for its head (our patch 02, deps/libmicrohttpd/): its

@@ -4,7 +4,7 @@
  * unknown, repeated, out-of-range or conflicting parameter is refused with
  * a message naming it, its range and the value sent.
  *
- * Parameters besides the field's (README.md, "Heights for programs"):
+ * Parameters besides the field's (docs/heights.md):
  *   grid only: x, y (finite, required), step ((0, 1e6], required), width,
  *     height (integers 1..GRID_MAX_SIDE, required; width*height at most
  *     GRID_MAX_SAMPLES; larger is 413)

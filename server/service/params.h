@@ -4,7 +4,7 @@
  * noise_params()); the rows here add the routes that take each parameter
  * and the daemon's own parameters (render options, point coordinates).
  * Validation (query.c), /api/kinds, OpenAPI and through /api/kinds the
- * viewer's controls all read it; tests check the README against it. */
+ * viewer's controls all read it; tests check the README and docs/ against it. */
 #ifndef PARAMS_H
 #define PARAMS_H
 
