@@ -211,6 +211,15 @@
     if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
     return '#' + parts.join('&');
   }
+  /* The largest |x| or |y| a view centred at zoom z may have: tile indices
+   * stop at limits.tile_index_max (/api/kinds), and a screen's worth of tiles
+   * (64) must fit inside; below the API's lowest zoom its tiles are scaled.
+   * Infinity when the daemon states no limit. */
+  function viewLimit(api, z) {
+    if (api.tileIndexMax === undefined) return Infinity;
+    var zn = Math.max(z, api.minZoom);
+    return (api.tileIndexMax - 64) * api.worldSize / Math.pow(2, zn);
+  }
   /* Reads a hash: {state, msgs}. An empty hash is the first view. Otherwise
    * each parameter the hash does not name has the API's default (so a link
    * means exactly what it says); kind, seed and the view default to the
@@ -244,6 +253,15 @@
     if (q.get('z') !== null && Number.isInteger(z)) state.view.z = Math.max(lo, Math.min(api.maxZoom, z));
     if (q.get('x') !== null && isFinite(x)) state.view.x = x;
     if (q.get('y') !== null && isFinite(y)) state.view.y = y;
+    /* a centre the daemon has no tiles for at that zoom: moved to the edge */
+    var lim = viewLimit(api, state.view.z);
+    ['x', 'y'].forEach(function (c) {
+      var v = state.view[c];
+      if (Math.abs(v) <= lim) return;
+      state.view[c] = v < 0 ? -lim : lim;
+      msgs.push(c + ' ' + fmtNum(v) + ' is beyond the tiles the daemon serves at zoom ' + state.view.z +
+        ' (|' + c + '| \u2264 ' + fmtNum(lim) + '): moved to ' + fmtNum(state.view[c]));
+    });
     state.grid = q.get('grid') === '1';
     var px = Number(q.get('px')), py = Number(q.get('py'));
     state.point = q.get('px') !== null && q.get('py') !== null && isFinite(px) && isFinite(py) ? { x: px, y: py } : null;
@@ -256,6 +274,6 @@
     normParam: normParam, parseKinds: parseKinds, appliesTo: appliesTo, findKind: findKind, findParam: findParam,
     rangeText: rangeText, rangeChip: rangeChip, parseParam: parseParam, encodeValue: encodeValue,
     fieldQuery: fieldQuery, renderQuery: renderQuery, fieldBase: fieldBase, tileTemplate: tileTemplate, pointUrl: pointUrl,
-    firstState: firstState, encodeHash: encodeHash, decodeHash: decodeHash
+    firstState: firstState, encodeHash: encodeHash, decodeHash: decodeHash, viewLimit: viewLimit
   };
 });

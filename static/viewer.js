@@ -405,6 +405,21 @@
     var m = api.tileIndexMax;
     return m === undefined || (c.x >= -m - 1 && c.x <= m && c.y >= -m - 1 && c.y <= m);
   }
+  /* Every tile layer of the page (this one, compare's) walks the tile range
+   * of the screen one index at a time; far out at deep zoom the indices pass
+   * 2^53, where adding one changes nothing and the walk never ends. The
+   * range is clamped to the indices the daemon serves (one past each end),
+   * so the walk is never longer than the screen. */
+  var pxBoundsToTileRange = L.GridLayer.prototype._pxBoundsToTileRange;
+  L.GridLayer.include({
+    _pxBoundsToTileRange: function (b) {
+      var r = pxBoundsToTileRange.call(this, b), m = api.tileIndexMax;
+      if (m === undefined) return r;
+      var c = function (v) { return isFinite(v) ? Math.max(-m - 2, Math.min(m + 1, v)) : 0; };
+      r.min.x = c(r.min.x); r.min.y = c(r.min.y); r.max.x = c(r.max.x); r.max.y = c(r.max.y);
+      return r;
+    }
+  });
   var NoiseLayer = L.TileLayer.extend({
     _isValidTile: function (c) { return tileInRange(c) && L.TileLayer.prototype._isValidTile.call(this, c); }
   });
@@ -616,6 +631,7 @@
         var ax = fm.a[0] / k, ay = fm.a[1] / k, c = fm.a[0] * x0 + fm.a[1] * y0 + fm.b;
         var vals = [0, ax * size.x, ay * size.y, ax * size.x + ay * size.y];
         var lo = Math.ceil(c + Math.min.apply(null, vals)), hi = Math.floor(c + Math.max.apply(null, vals));
+        if (!(hi - lo < 100000) || lo + 1 === lo) return; /* past 2^53: no line to tell apart */
         for (var n = lo; n <= hi; n++) {
           var r = n - c;
           if (Math.abs(ax) >= Math.abs(ay)) {

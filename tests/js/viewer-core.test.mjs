@@ -130,3 +130,24 @@ test('a bad link: each bad entry is named and left at its default, the rest is k
   assert.equal(state.view.y, 2.9, 'a bad y keeps the first view\'s');
   assert.equal(state.point, null, 'px without py is no point');
 });
+
+test('a link whose centre the daemon has no tiles for is clamped to the edge, and says so', () => {
+  const m = api.tileIndexMax;
+  assert.ok(m > 0, 'the daemon states its tile index limit');
+  for (const [hash, z] of [['#z=30&x=2147483648&y=0', 30], ['#z=3&x=1e20&y=-1e20', 3], ['#z=3&x=1e308&y=0', 3]]) {
+    const { state, msgs } = C.decodeHash(api, hash, api.minZoom - 2);
+    const lim = C.viewLimit(api, z);
+    assert.equal(state.view.z, z);
+    // every tile of a screen around the centre has an index the daemon takes
+    for (const c of [state.view.x, state.view.y]) {
+      assert.ok(Math.abs(c) <= lim, `${hash}: ${c} within ${lim}`);
+      const idx = Math.floor(c / (api.worldSize / 2 ** z));
+      assert.ok(idx + 64 <= m + 1 && idx - 64 >= -m - 1, `${hash}: tile index ${idx} +- 64 within +-${m}`);
+    }
+    assert.ok(msgs.some((s) => /beyond the tiles the daemon serves at zoom/.test(s)), `${hash}: ${msgs.join('; ')}`);
+  }
+  // at the limit itself nothing is moved or reported
+  const lim = C.viewLimit(api, 30);
+  const { state, msgs } = C.decodeHash(api, `#z=30&x=${lim}&y=-${lim}`, api.minZoom - 2);
+  assert.deepEqual([state.view.x, state.view.y, msgs], [lim, -lim, []]);
+});
