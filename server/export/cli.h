@@ -11,4 +11,8 @@ const char *cli_opt_value(int argc, char **argv, int *i, const char *name);
  * Returns 2, the exit status of bad usage. */
 int cli_usage_error(const char *cmd, const char *usage, const char *fmt, const char *what);
 
+/* 1 if s is valid UTF-8 (no overlong forms, surrogates or code points
+ * past U+10FFFF), else 0. Text an export stores must be. */
+int cli_valid_utf8(const char *s);
+
 #endif

@@ -20,7 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/monotime.h"
 #include "export/cli.h"
 #include "export/plan.h"
 #include "export/progress.h"
@@ -33,6 +32,7 @@ static const char export_usage[] =
     "usage: noisetile export FIELD -o OUTPUT --zoom Z|A-B (--bbox X0,Y0,X1,Y1 | --tiles Z/X0-X1/Y0-Y1)\n"
     "                        [--format mbtiles|pmtiles|dir] [--scale 1|2] [--jobs N]\n"
     "                        [--shard K/N] [--name TEXT] [--progress-seconds S] [--dry-run]\n"
+    "                        [--yes] [--force]\n"
     "\n"
     "Renders the tiles of one field over plane zooms A..B and a region into an\n"
     "MBTiles file, a PMTiles archive or a z/x/y.png directory; each tile has the\n"
@@ -53,6 +53,11 @@ static const char export_usage[] =
     "  --shard K/N      only the K-th (0..N-1) of N equal parts; join with noisetile merge\n"
     "  --progress-seconds S   plain progress line interval off a terminal (default 5)\n"
     "  --dry-run        print the tile count and a size and time estimate, write nothing\n"
+    "  --yes            start an export over 10,000,000 tiles or about 10 GB (without it,\n"
+    "                   such an export stops and says its size)\n"
+    "  --force          replace an existing OUTPUT that holds something else (another\n"
+    "                   export, another shard, a file that is no export); without it\n"
+    "                   such an OUTPUT is left as it is\n"
     "\n"
     "Archives number tiles 0..2^z-1: archive tile (z, x, y) is plane tile\n"
     "(z-k, x + ox*2^(z-k), y + oy*2^(z-k)), with k, ox, oy chosen to hold the\n"
@@ -90,8 +95,8 @@ typedef struct {
     double plain_seconds;
     /* Derived: positions [from, to) of the export order, and the tag that
      * names the shard in messages and in the spool's head. */
-    uint64_t from, to;
     char shard_tag[64];
+    int force, yes;
 } export_cmd;
 
 static int usage(const char *fmt, const char *what)
@@ -135,6 +140,10 @@ static int parse_one(export_cmd *c, int argc, char **argv, int *i)
         return -1;
     } else if (strcmp(a, "--dry-run") == 0) {
         c->dry_run = 1;
+    } else if (strcmp(a, "--force") == 0) {
+        c->force = 1;
+    } else if (strcmp(a, "--yes") == 0) {
+        c->yes = 1;
     } else if ((v = cli_opt_value(argc, argv, i, "-o")) || (v = cli_opt_value(argc, argv, i, "--output"))) {
         c->out = v;
     } else if ((v = cli_opt_value(argc, argv, i, "--format"))) {
@@ -188,6 +197,8 @@ static int parse_one(export_cmd *c, int argc, char **argv, int *i)
     } else if ((v = cli_opt_value(argc, argv, i, "--name"))) {
         if (strlen(v) >= sizeof p->name)
             return usage("--name is too long: '%s'", v);
+        if (!cli_valid_utf8(v))
+            return usage("%s", "--name must be valid UTF-8 text (it is stored as the archive's name)");
         snprintf(p->name, sizeof p->name, "%s", v);
     } else if ((v = cli_opt_value(argc, argv, i, "--progress-seconds"))) {
         if (query_parse_number(v, &c->plain_seconds) != 0 || !(c->plain_seconds > 0) ||
@@ -235,60 +246,91 @@ static int read_command(export_cmd *c, int argc, char **argv)
         c->format = sink_format_of(c->out);
     if (c->p.ext != ROUTE_EXT_PNG && c->format != SINK_DIR)
         return usage("--ext %s tiles go to a directory export only", heightsreq_ext_name(c->p.ext));
-    uint64_t total = plan_count(&c->p);
-    c->from = (uint64_t)((__uint128_t)total * (uint64_t)c->shard_k / (uint64_t)c->shard_n);
-    c->to = (uint64_t)((__uint128_t)total * (uint64_t)(c->shard_k + 1) / (uint64_t)c->shard_n);
+    plan_set_shard(&c->p, c->shard_k, c->shard_n);
     if (c->shard_n > 1)
         snprintf(c->shard_tag, sizeof c->shard_tag, "; shard %" PRId64 "/%" PRId64, c->shard_k,
                  c->shard_n);
     return 0;
 }
 
-/* --dry-run: the count, the mapping, and an estimate from sample tiles. */
+/* An export past either size asks for --yes. */
+#define ASK_TILES 10000000ULL /* tiles in one run */
+#define ASK_BYTES 10e9        /* estimated bytes of one run: 10 GB */
+
+/* Bytes a tile can take at most (8 per pixel: more than a PNG of RGBA or
+ * a .npy of float32 carries): below ASK_BYTES at that, no sampling needed. */
+static double worst_tile_bytes(const plan *p)
+{
+    double side = 256.0 * p->scale;
+    return side * side * 8 + 4096;
+}
+
+/* --dry-run: the count, the mapping, and an estimate from sample tiles,
+ * in bounded memory and seconds whatever the size. */
 static int dry_run(const export_cmd *c)
 {
     const plan *p = &c->p;
-    char err[1024];
-    uint64_t n = c->to - c->from;
+    uint64_t n = p->to - p->from;
     printf("noisetile export: %" PRIu64 " tiles%s (plane zoom %d-%d, archive zoom %d-%d) of %s\n",
            n, c->shard_tag, p->zmin, p->zmax, p->zmin + p->k, p->zmax + p->k, p->url);
     printf("output: %s (%s); archive tile (z, x, y) = plane tile (z-%d, x%+" PRId64
            "*2^(z-%d), y%+" PRId64 "*2^(z-%d))\n",
            c->out, sink_format_name(c->format), p->k, p->ox, p->k, p->oy, p->k);
-    uint64_t *ids = NULL;
-    int64_t m = plan_ids(p, c->from, c->to, &ids, err, sizeof err);
-    if (m < 0) {
-        fprintf(stderr, "noisetile export: %s\n", err);
-        return 1;
-    }
-    int samples = m < 16 ? (int)m : 16;
-    double bytes = 0, t0 = monotime_s();
-    for (int s = 0; s < samples; s++) {
-        unsigned char *png = NULL;
-        size_t size = 0;
-        if (plan_render_tile(p, ids[(uint64_t)s * (uint64_t)m / (uint64_t)samples], &png, &size) == 0)
-            bytes += (double)size;
-        free(png);
-    }
-    double per = samples ? (monotime_s() - t0) / samples : 0;
-    free(ids);
+    plan_estimate e;
+    plan_estimate_size(p, &e);
     char size_text[32], time_text[32];
-    progress_format_bytes(samples ? bytes / samples * (double)n : 0, size_text, sizeof size_text);
-    progress_format_seconds(per * (double)n / (double)c->jobs, time_text, sizeof time_text);
-    printf("estimate from %d sample tiles: %.0f bytes/tile, %s, %s with %ld threads\n", samples,
-           samples ? bytes / samples : 0, size_text, time_text, c->jobs);
+    double bytes = e.bytes_per_tile * (double)n;
+    progress_format_bytes(bytes, size_text, sizeof size_text);
+    progress_format_seconds(e.seconds_per_tile * (double)n / (double)c->jobs, time_text,
+                            sizeof time_text);
+    printf("estimate from %d sample tiles: %.0f bytes/tile, %s, %s with %ld threads\n", e.samples,
+           e.bytes_per_tile, size_text, time_text, c->jobs);
+    if (c->format == SINK_PMTILES)
+        printf("memory: about %.0f MB at the end, for the PMTiles directory (%d bytes a tile)\n",
+               (double)n * SPOOL_INDEX_BYTES / 1e6, SPOOL_INDEX_BYTES);
+    if ((double)n > (double)ASK_TILES || bytes > ASK_BYTES)
+        printf("note: over %llu tiles or 10 GB: the export asks for --yes\n", ASK_TILES);
     return 0;
 }
 
-/* Renders ids[0..n) on the render threads and writes them in order into s,
- * counting into *done. Returns 0, or -1 with err; a stop signal ends it
- * early with 0 (stop_signal then says which). */
-static int render_and_write(const export_cmd *c, sink *s, const uint64_t *ids, size_t n,
+/* An export over ASK_TILES tiles or about ASK_BYTES bytes starts only with
+ * --yes. Returns 0 to go on, or 2 after saying why not. */
+static int ask_size(const export_cmd *c)
+{
+    const plan *p = &c->p;
+    uint64_t n = p->to - p->from;
+    double bytes = 0;
+    int samples = 0;
+    if ((double)n * worst_tile_bytes(p) > ASK_BYTES) {
+        plan_estimate e;
+        plan_estimate_size(p, &e);
+        bytes = e.bytes_per_tile * (double)n;
+        samples = e.samples;
+    }
+    if (c->yes || (n <= ASK_TILES && bytes <= ASK_BYTES))
+        return 0;
+    char size_text[32], shard[64] = "";
+    progress_format_bytes(bytes, size_text, sizeof size_text);
+    if (p->shard_n > 1)
+        snprintf(shard, sizeof shard, " (shard %" PRId64 "/%" PRId64 ")", p->shard_k, p->shard_n);
+    fprintf(stderr,
+            "noisetile export: this run is %" PRIu64 " tiles%s, about %s (estimate from %d "
+            "sample tiles), over the %llu tiles or 10 GB an export starts without asking: pass "
+            "--yes to go ahead (--dry-run estimates without writing)\n",
+            n, shard, size_text, samples, ASK_TILES);
+    return 2;
+}
+
+/* Renders the n tiles of the order from position pos on the render
+ * threads and writes them in order into s, counting into *done. Returns 0,
+ * or -1 with err; a stop signal ends it early with 0 (stop_signal then says
+ * which). */
+static int render_and_write(const export_cmd *c, sink *s, uint64_t pos, uint64_t n,
                             uint64_t total, uint64_t *done, char *err, size_t err_size)
 {
     catch_stop_signals();
     export_workers w;
-    int started = export_workers_start(&w, &c->p, ids, n, c->jobs) == 0;
+    int started = export_workers_start(&w, &c->p, pos, n, c->jobs) == 0;
     progress *prog = progress_create(stderr, isatty(STDERR_FILENO), c->plain_seconds, total,
                                      "noisetile export");
     int rc = started && prog ? 0 : -1;
@@ -296,7 +338,7 @@ static int render_and_write(const export_cmd *c, sink *s, const uint64_t *ids, s
         snprintf(err, err_size, "cannot start the render threads");
     if (rc == 0)
         progress_update(prog, *done, s->bytes);
-    for (size_t i = 0; rc == 0 && i < n; i++) {
+    for (uint64_t i = 0; rc == 0 && i < n; i++) {
         export_workers_slot got;
         if (!export_workers_take(&w, i, &stop_signal, &got))
             break;
@@ -304,7 +346,7 @@ static int render_and_write(const export_cmd *c, sink *s, const uint64_t *ids, s
             snprintf(err, err_size, "rendering a tile failed (%d)", got.rc);
             rc = -1;
         } else {
-            rc = sink_put(s, ids[i], got.png, got.size, err, err_size);
+            rc = sink_put(s, got.id, got.png, got.size, err, err_size);
         }
         free(got.png);
         (*done)++;
@@ -346,36 +388,32 @@ int export_main(int argc, char **argv)
     if (c.dry_run)
         return dry_run(&c);
 
+    rc = ask_size(&c);
+    if (rc != 0)
+        return rc;
     char err[1024];
-    uint64_t *ids = NULL;
-    int64_t n_ids = plan_ids(&c.p, c.from, c.to, &ids, err, sizeof err);
-    if (n_ids < 0) {
-        fprintf(stderr, "noisetile export: %s\n", err);
-        return 1;
-    }
-    uint64_t n_shard = (uint64_t)n_ids, done = 0;
+    uint64_t n_shard = c.p.to - c.p.from, done = 0;
     if (c.format == SINK_PMTILES && sink_pmtiles_complete(c.out, &c.p, n_shard)) {
         fprintf(stderr, "noisetile export: %s is complete (%" PRIu64 " tiles%s): nothing to do\n",
                 c.out, n_shard, c.shard_tag);
-        free(ids);
         return 0;
     }
     sink s;
     sink_init(&s, c.format, c.out, &c.p);
-    if (sink_open(&s, c.shard_tag, ids, &n_ids, &done, err, sizeof err) != 0) {
+    s.force = c.force;
+    if (sink_open(&s, c.shard_tag, &done, err, sizeof err) != 0) {
         fprintf(stderr, "noisetile export: %s\n", err);
         sink_close(&s, 0, -1, err, sizeof err);
-        free(ids);
         return 1;
     }
     if (done > 0)
         fprintf(stderr, "noisetile export: resuming: %" PRIu64 " of %" PRIu64 " tiles already in %s\n",
                 done, n_shard, sink_progress_path(&s));
 
-    rc = render_and_write(&c, &s, ids, (size_t)n_ids, n_shard, &done, err, sizeof err);
+    rc = render_and_write(&c, &s, c.p.from + done, n_shard - done, n_shard, &done, err,
+                          sizeof err);
     int sig = stop_signal;
     rc = sink_close(&s, !sig, rc, err, sizeof err);
-    free(ids);
     if (rc != 0) {
         fprintf(stderr, "noisetile export: %s\n", err);
         return 1;

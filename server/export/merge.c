@@ -1,6 +1,14 @@
 /* merge.c: `noisetile merge`: the shard outputs of one export (all MBTiles,
  * all PMTiles or all directories) joined into one output, the same bytes as
- * the export run as one process (see export.h). */
+ * the export run as one process (see export.h).
+ *
+ * Every shard records which shard of how many it is and how many tiles it
+ * holds when complete (plan.h: "shard" in the metadata, the noisetile_shard
+ * row); merge first checks that the inputs are exactly shards 0..N-1 of one
+ * export, each complete, and names what is wrong otherwise. It writes to a
+ * temporary sibling of OUTPUT (a file, or a directory) renamed into place at
+ * the end, so a failed merge leaves nothing behind; an existing OUTPUT is
+ * replaced only with --force. */
 #include "export/export.h"
 
 /* Messages naming long paths are cut to the caller's buffer on purpose.
@@ -16,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export/cli.h"
@@ -25,13 +34,174 @@
 #include "export/sink.h"
 #include "export/spool.h"
 
-
 static const char merge_usage[] =
-    "usage: noisetile merge -o OUTPUT INPUT...\n"
+    "usage: noisetile merge -o OUTPUT [--force] INPUT...\n"
     "\n"
     "Joins the shard outputs of one export (`noisetile export --shard K/N`), all\n"
     "MBTiles, all PMTiles or all directories, into OUTPUT: the same bytes as the\n"
-    "export run as one process.\n";
+    "export run as one process. The inputs must be shards 0..N-1 of one export,\n"
+    "each once and complete. OUTPUT is written beside its place and renamed\n"
+    "there at the end: a merge that fails leaves nothing.\n"
+    "\n"
+    "  --force          replace an existing OUTPUT (a directory only when it\n"
+    "                   holds an export)\n";
+
+/* ---- the set of shards ---- */
+
+/* One input: its shard record and its metadata without the record. */
+typedef struct {
+    int has;              /* a shard record was found */
+    int64_t k, n;
+    uint64_t tiles, found; /* recorded when complete; counted */
+    json_t *rest;
+    char field[1300];
+} shard_info;
+
+static void shard_free(shard_info *s, int n_in)
+{
+    for (int i = 0; s && i < n_in; i++)
+        json_decref(s[i].rest);
+    free(s);
+}
+
+/* The record {"index":K,"count":N,"tiles":T} into s. */
+static void shard_read(json_t *rec, shard_info *s)
+{
+    json_t *k = json_object_get(rec, "index"), *n = json_object_get(rec, "count"),
+           *t = json_object_get(rec, "tiles");
+    if (!json_is_integer(k) || !json_is_integer(n) || !json_is_integer(t) ||
+        json_integer_value(n) < 1 || json_integer_value(k) < 0 ||
+        json_integer_value(k) >= json_integer_value(n) || json_integer_value(n) > 1000000 ||
+        json_integer_value(t) < 0)
+        return;
+    s->has = 1;
+    s->k = json_integer_value(k);
+    s->n = json_integer_value(n);
+    s->tiles = (uint64_t)json_integer_value(t);
+}
+
+/* A PMTiles or directory metadata object into s (the object is kept). */
+static void shard_from_json(json_t *meta, shard_info *s)
+{
+    json_t *nt = json_object_get(meta, "noisetile");
+    snprintf(s->field, sizeof s->field, "%s",
+             json_is_string(json_object_get(nt, "field"))
+                 ? json_string_value(json_object_get(nt, "field"))
+                 : "?");
+    shard_read(json_object_get(nt, "shard"), s);
+    s->rest = json_deep_copy(meta);
+    json_object_del(json_object_get(s->rest, "noisetile"), "shard");
+}
+
+/* The merged metadata: meta with its shard record made 0/1 of total. */
+static char *merged_json_text(const json_t *meta, uint64_t total)
+{
+    json_t *o = json_deep_copy(meta), *nt = json_object_get(o, "noisetile");
+    json_object_del(nt, "shard");
+    json_object_set_new(nt, "shard", plan_shard_json(0, 1, total));
+    char *text = plan_json_text(o);
+    json_decref(o);
+    return text;
+}
+
+/* Checks that the inputs are shards 0..N-1 of one export, each once.
+ * Returns 0, or -1 with err naming what is wrong. */
+static int check_set(shard_info *s, char **in, int n_in, char *err, size_t err_size)
+{
+    for (int i = 0; i < n_in; i++)
+        if (!s[i].has) {
+            snprintf(err, err_size,
+                     "input %d (%s) records no shard: it is not a noisetile export, or one made "
+                     "before shards recorded K/N; export it again", i + 1, in[i]);
+            return -1;
+        }
+    for (int i = 1; i < n_in; i++) {
+        if (json_equal(s[i].rest, s[0].rest))
+            continue;
+        if (strcmp(s[i].field, s[0].field) != 0)
+            snprintf(err, err_size, "input %d (%s) is a shard of another field (%s, not %s)", i + 1,
+                     in[i], s[i].field, s[0].field);
+        else
+            snprintf(err, err_size,
+                     "input %d (%s) is a shard of another export (its region, zooms or name "
+                     "differ from input 1's)", i + 1, in[i]);
+        return -1;
+    }
+    for (int i = 1; i < n_in; i++)
+        if (s[i].n != s[0].n) {
+            snprintf(err, err_size,
+                     "shards of %" PRId64 " and %" PRId64 ": input 1 (%s) is shard %" PRId64
+                     "/%" PRId64 ", input %d (%s) is shard %" PRId64 "/%" PRId64,
+                     s[0].n, s[i].n, in[0], s[0].k, s[0].n, i + 1, in[i], s[i].k, s[i].n);
+            return -1;
+        }
+    int64_t n = s[0].n;
+    int *seen = calloc((size_t)n, sizeof *seen); /* input + 1 */
+    if (seen == NULL) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < n_in; i++) {
+        if (seen[s[i].k]) {
+            snprintf(err, err_size, "shard %" PRId64 "/%" PRId64 " given twice (inputs %d and %d: %s, %s)",
+                     s[i].k, n, seen[s[i].k], i + 1, in[seen[s[i].k] - 1], in[i]);
+            rc = -1;
+        }
+        seen[s[i].k] = i + 1;
+    }
+    if (rc == 0) {
+        char list[512] = "";
+        size_t used = 0;
+        int missing = 0;
+        for (int64_t k = 0; k < n; k++) {
+            if (seen[k])
+                continue;
+            if (missing < 5 && used < sizeof list)
+                used += (size_t)snprintf(list + used, sizeof list - used, "%s%" PRId64 "/%" PRId64,
+                                         missing ? ", " : "", k, n);
+            missing++;
+        }
+        if (missing > 5)
+            snprintf(err, err_size, "shards %s and %d more missing", list, missing - 5);
+        else if (missing > 0)
+            snprintf(err, err_size, "shard%s %s missing", missing > 1 ? "s" : "", list);
+        rc = missing > 0 ? -1 : 0;
+    }
+    free(seen);
+    return rc;
+}
+
+/* After reading: each input holds the tiles its record says. Returns 0, or
+ * -1 with err. */
+static int check_complete(const shard_info *s, char **in, int n_in, char *err, size_t err_size)
+{
+    for (int i = 0; i < n_in; i++) {
+        if (s[i].found < s[i].tiles) {
+            snprintf(err, err_size,
+                     "input %d (%s) is incomplete (stopped half way: %" PRIu64 " of its %" PRIu64
+                     " tiles): run its export command again to finish it", i + 1, in[i],
+                     s[i].found, s[i].tiles);
+            return -1;
+        }
+        if (s[i].found > s[i].tiles) {
+            snprintf(err, err_size, "input %d (%s) holds %" PRIu64 " tiles, not the %" PRIu64
+                     " its shard records", i + 1, in[i], s[i].found, s[i].tiles);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static uint64_t set_total(const shard_info *s, int n_in)
+{
+    uint64_t total = 0;
+    for (int i = 0; i < n_in; i++)
+        total += s[i].tiles;
+    return total;
+}
+
+/* ---- PMTiles ---- */
 
 typedef struct {
     pmtiles_tile *t;
@@ -64,45 +234,63 @@ static int pm_collect_one(void *ctx, uint64_t id, uint64_t off, uint32_t len)
 
 static int merge_pmtiles(const char *out, char **in, int n_in, char *err, size_t err_size)
 {
-    if (n_in <= 0 || n_in > 100000)
-        return -1;
     pmtiles_reader **r = calloc((size_t)n_in, sizeof *r);
     FILE **files = calloc((size_t)n_in, sizeof *files);
+    shard_info *s = calloc((size_t)n_in, sizeof *s);
+    json_t *meta0 = NULL;
     pm_collect c = {0};
-    int rc = r && files ? 0 : -1;
+    int rc = r && files && s ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, err_size, "out of memory");
     for (int i = 0; rc == 0 && i < n_in; i++) {
         r[i] = pmtiles_reader_open(in[i], err, err_size);
         if (r[i] == NULL) {
             rc = -1;
             break;
         }
-        if (i > 0 && strcmp(pmtiles_reader_metadata(r[i]), pmtiles_reader_metadata(r[0])) != 0) {
-            snprintf(err, err_size, "%s and %s are not shards of the same export (metadata differs)",
-                     in[0], in[i]);
-            rc = -1;
-            break;
-        }
+        json_t *meta = json_loads(pmtiles_reader_metadata(r[i]), 0, NULL);
+        shard_from_json(meta, &s[i]);
+        if (i == 0)
+            meta0 = meta;
+        else
+            json_decref(meta);
+    }
+    if (rc == 0)
+        rc = check_set(s, in, n_in, err, err_size);
+    for (int i = 0; rc == 0 && i < n_in; i++) {
         files[i] = fopen(in[i], "rb");
         c.src = (uint32_t)i;
         c.r = r[i];
+        size_t before = c.n;
         if (files[i] == NULL || pmtiles_reader_each(r[i], pm_collect_one, &c, err, err_size) != 0) {
             snprintf(err, err_size, "%s: unreadable tiles", in[i]);
             rc = -1;
         }
+        s[i].found = c.n - before;
     }
     if (rc == 0)
-        rc = spool_write_archive(out, pmtiles_reader_metadata(r[0]), c.t, c.n, files, err, err_size);
+        rc = check_complete(s, in, n_in, err, err_size);
+    if (rc == 0) {
+        /* pmtiles_write goes through OUTPUT.tmp and a rename. */
+        char *meta = merged_json_text(meta0, set_total(s, n_in));
+        rc = meta ? spool_write_archive(out, meta, c.t, c.n, files, err, err_size) : -1;
+        free(meta);
+    }
     for (int i = 0; i < n_in; i++) {
         pmtiles_reader_close(r ? r[i] : NULL);
         if (files && files[i])
             fclose(files[i]);
     }
+    json_decref(meta0);
+    shard_free(s, n_in);
     free(r);
     free(files);
     free(c.t);
     free(c.buf);
     return rc;
 }
+
+/* ---- MBTiles ---- */
 
 typedef struct {
     uint64_t id;
@@ -137,43 +325,66 @@ static int cmp_key(const void *a, const void *b)
     return x->src - y->src;
 }
 
-static int merge_mbtiles(const char *out, char **in, int n_in, char *err, size_t err_size)
+/* The metadata rows of m into values (sink_mb_meta_names order) and s: the
+ * rows but the shard record as s->rest, the record parsed. */
+static int mb_read_meta(mbtiles *m, char values[][SINK_META_VALUE], shard_info *s)
 {
-    if (n_in <= 0 || n_in > 100000)
-        return -1;
-    if (access(out, F_OK) == 0) {
-        snprintf(err, err_size, "%s exists; merge writes a new file", out);
-        return -1;
+    s->rest = json_object();
+    for (int k = 0; sink_mb_meta_names[k]; k++) {
+        const char *name = sink_mb_meta_names[k];
+        if (mbtiles_get_meta(m, name, values[k], SINK_META_VALUE) != 0)
+            values[k][0] = '\0';
+        if (strcmp(name, "noisetile_shard") == 0) {
+            json_t *rec = json_loads(values[k], 0, NULL);
+            shard_read(rec, s);
+            json_decref(rec);
+        } else {
+            json_object_set_new(s->rest, name, json_string(values[k]));
+        }
+        if (strcmp(name, "noisetile_field") == 0)
+            snprintf(s->field, sizeof s->field, "%s", values[k]);
     }
+    return 0;
+}
+
+static int merge_mbtiles(const char *out, const char *tmp, char **in, int n_in, char *err,
+                         size_t err_size)
+{
     mbtiles **m = calloc((size_t)n_in, sizeof *m), *o = NULL;
+    shard_info *s = calloc((size_t)n_in, sizeof *s);
     mb_collect c = {0};
-    char values[16][SINK_META_VALUE], v[SINK_META_VALUE];
-    int rc = m ? 0 : -1;
+    char values[16][SINK_META_VALUE], other[16][SINK_META_VALUE];
+    int rc = m && s ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, err_size, "out of memory");
     for (int i = 0; rc == 0 && i < n_in; i++) {
         m[i] = mbtiles_open(in[i], 0, err, err_size);
         if (m[i] == NULL) {
             rc = -1;
             break;
         }
-        for (int k = 0; rc == 0 && sink_mb_meta_names[k]; k++) {
-            if (mbtiles_get_meta(m[i], sink_mb_meta_names[k], v, sizeof v) != 0 ||
-                (i > 0 && strcmp(v, values[k]) != 0)) {
-                snprintf(err, err_size, "%s: metadata '%s' %s", in[i], sink_mb_meta_names[k],
-                         i > 0 ? "differs from the first input's" : "missing");
-                rc = -1;
-            }
-            if (i == 0)
-                snprintf(values[k], sizeof values[k], "%s", v);
-        }
+        mb_read_meta(m[i], i == 0 ? values : other, &s[i]);
+    }
+    if (rc == 0)
+        rc = check_set(s, in, n_in, err, err_size);
+    for (int i = 0; rc == 0 && i < n_in; i++) {
         c.src = i;
-        if (rc == 0 && mbtiles_each(m[i], mb_collect_one, &c) != 0) {
+        size_t before = c.n;
+        if (mbtiles_each(m[i], mb_collect_one, &c) != 0) {
             snprintf(err, err_size, "%s: unreadable tiles", in[i]);
             rc = -1;
         }
+        s[i].found = c.n - before;
     }
+    if (rc == 0)
+        rc = check_complete(s, in, n_in, err, err_size);
     if (rc == 0) {
-        qsort(c.k, c.n, sizeof *c.k, cmp_key);
-        o = mbtiles_open(out, 1, err, err_size);
+        for (int k = 0; sink_mb_meta_names[k]; k++)
+            if (strcmp(sink_mb_meta_names[k], "noisetile_shard") == 0)
+                plan_shard_text(0, 1, set_total(s, n_in), values[k], SINK_META_VALUE);
+        if (c.n > 0)
+            qsort(c.k, c.n, sizeof *c.k, cmp_key);
+        o = mbtiles_open(tmp, 1, err, err_size);
         if (o == NULL || sink_mb_write_meta(o, values) != 0)
             rc = -1;
     }
@@ -210,94 +421,144 @@ static int merge_mbtiles(const char *out, char **in, int n_in, char *err, size_t
     if (o != NULL && rc == 0)
         rc = mbtiles_commit(o, err, err_size);
     mbtiles_close(o);
-    if (rc != 0 && o != NULL)
-        remove(out);
+    if (rc == 0 && rename(tmp, out) != 0) {
+        snprintf(err, err_size, "rename %s to %s: %s", tmp, out, strerror(errno));
+        rc = -1;
+    }
+    if (rc != 0 && o != NULL) {
+        char journal[4300];
+        snprintf(journal, sizeof journal, "%s-journal", tmp);
+        remove(tmp);
+        remove(journal);
+    }
     for (int i = 0; m && i < n_in; i++)
         mbtiles_close(m[i]);
     free(m);
+    shard_free(s, n_in);
     free(c.k);
     return rc;
 }
 
-/* Copies every z/x/y.png of in into out, and metadata.json (which must be
- * the same in every input). */
-static int merge_dir(const char *out, char **in, int n_in, char *err, size_t err_size)
+/* ---- directories ---- */
+
+static int all_digits(const char *name)
 {
-    char first[4200], path[4300];
-    snprintf(first, sizeof first, "%s/metadata.json", in[0]);
-    json_t *meta0 = json_load_file(first, 0, NULL);
-    if (meta0 == NULL) {
-        snprintf(err, err_size, "%s: missing or unreadable", first);
-        return -1;
-    }
+    if (*name == '\0')
+        return 0;
+    for (; *name; name++)
+        if (*name < '0' || *name > '9')
+            return 0;
+    return 1;
+}
+
+/* Copies src to dst (whose directory exists). Returns 0 or -1 (errno). */
+static int copy_file(const char *src, const char *dst)
+{
+    FILE *f = fopen(src, "rb");
+    unsigned char *data = NULL;
+    long size = -1;
+    int rc = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)size + 1)) && fread(data, 1, (size_t)size, f) == (size_t)size)
+        rc = sink_write_file(dst, data, (size_t)size);
+    free(data);
+    if (f)
+        fclose(f);
+    return rc;
+}
+
+/* Copies the z/x/y.EXT tiles of input i into tmp, counting them into
+ * s->found. Returns 0, or -1 with err. */
+static int copy_tiles(const char *in, const char *tmp, const char *ext, shard_info *s, char *err,
+                      size_t err_size)
+{
     int rc = 0;
-    snprintf(path, sizeof path, "%s", out);
-    if (sink_mkdirs(path) != 0) {
-        snprintf(err, err_size, "%s: %s", out, strerror(errno));
-        rc = -1;
+    size_t ext_len = strlen(ext);
+    DIR *dz = opendir(in);
+    struct dirent *ez, *ex, *ey;
+    while (rc == 0 && dz && (ez = readdir(dz)) != NULL) {
+        if (!all_digits(ez->d_name))
+            continue;
+        char zdir[4300];
+        snprintf(zdir, sizeof zdir, "%s/%s", in, ez->d_name);
+        DIR *dx = opendir(zdir);
+        while (rc == 0 && dx && (ex = readdir(dx)) != NULL) {
+            if (!all_digits(ex->d_name))
+                continue;
+            char xdir[4600], dst[4900];
+            snprintf(xdir, sizeof xdir, "%s/%s", zdir, ex->d_name);
+            snprintf(dst, sizeof dst, "%s/%s/%s", tmp, ez->d_name, ex->d_name);
+            DIR *dy = opendir(xdir);
+            int made = 0;
+            while (rc == 0 && dy && (ey = readdir(dy)) != NULL) {
+                size_t len = strlen(ey->d_name);
+                if (len < ext_len + 2 || ey->d_name[len - ext_len - 1] != '.' ||
+                    strcmp(ey->d_name + len - ext_len, ext) != 0)
+                    continue;
+                char src[4900], to[5200];
+                snprintf(src, sizeof src, "%s/%s", xdir, ey->d_name);
+                snprintf(to, sizeof to, "%s/%s", dst, ey->d_name);
+                if ((!made && sink_mkdirs(dst) != 0) || copy_file(src, to) != 0) {
+                    snprintf(err, err_size, "copying %s: %s", src, strerror(errno));
+                    rc = -1;
+                }
+                made = 1;
+                s->found++;
+            }
+            if (dy)
+                closedir(dy);
+        }
+        if (dx)
+            closedir(dx);
     }
+    if (dz)
+        closedir(dz);
+    return rc;
+}
+
+/* Copies every tile of the inputs into the temporary directory tmp, with
+ * the merged metadata.json; renaming tmp into place is the caller's. */
+static int merge_dir(const char *tmp, char **in, int n_in, char *err, size_t err_size)
+{
+    shard_info *s = calloc((size_t)n_in, sizeof *s);
+    json_t *meta0 = NULL;
+    int rc = s ? 0 : -1;
+    if (rc != 0)
+        snprintf(err, err_size, "out of memory");
     for (int i = 0; rc == 0 && i < n_in; i++) {
+        char path[4300];
         snprintf(path, sizeof path, "%s/metadata.json", in[i]);
         json_t *meta = json_load_file(path, 0, NULL);
-        int same = meta && json_equal(meta, meta0);
-        json_decref(meta);
-        if (!same) {
-            snprintf(err, err_size, "%s: not a shard of the same export as %s", in[i], in[0]);
+        if (meta == NULL) {
+            snprintf(err, err_size, "input %d (%s): no readable metadata.json, not an export", i + 1,
+                     in[i]);
             rc = -1;
             break;
         }
-        DIR *dz = opendir(in[i]);
-        struct dirent *ez, *ex, *ey;
-        while (rc == 0 && dz && (ez = readdir(dz)) != NULL) {
-            if (ez->d_name[0] < '0' || ez->d_name[0] > '9')
-                continue;
-            char zdir[4300];
-            snprintf(zdir, sizeof zdir, "%s/%s", in[i], ez->d_name);
-            DIR *dx = opendir(zdir);
-            while (rc == 0 && dx && (ex = readdir(dx)) != NULL) {
-                if (ex->d_name[0] < '0' || ex->d_name[0] > '9')
-                    continue;
-                char xdir[4600];
-                snprintf(xdir, sizeof xdir, "%s/%s", zdir, ex->d_name);
-                DIR *dy = opendir(xdir);
-                while (rc == 0 && dy && (ey = readdir(dy)) != NULL) {
-                    size_t len = strlen(ey->d_name);
-                    if (len < 5 || strcmp(ey->d_name + len - 4, ".png") != 0)
-                        continue;
-                    char src[4900], dst[4900];
-                    snprintf(src, sizeof src, "%s/%s", xdir, ey->d_name);
-                    snprintf(dst, sizeof dst, "%s/%s/%s", out, ez->d_name, ex->d_name);
-                    FILE *f = fopen(src, "rb");
-                    unsigned char *data = NULL;
-                    long size = -1;
-                    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-                        fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size + 1)) &&
-                        fread(data, 1, (size_t)size, f) == (size_t)size && sink_mkdirs(dst) == 0) {
-                        snprintf(dst, sizeof dst, "%s/%s/%s/%s", out, ez->d_name, ex->d_name,
-                                 ey->d_name);
-                        if (sink_write_file(dst, data, (size_t)size) != 0)
-                            rc = -1;
-                    } else {
-                        rc = -1;
-                    }
-                    if (rc != 0)
-                        snprintf(err, err_size, "copying %s: %s", src, strerror(errno));
-                    free(data);
-                    if (f)
-                        fclose(f);
-                }
-                if (dy)
-                    closedir(dy);
-            }
-            if (dx)
-                closedir(dx);
-        }
-        if (dz)
-            closedir(dz);
+        shard_from_json(meta, &s[i]);
+        if (i == 0)
+            meta0 = meta;
+        else
+            json_decref(meta);
     }
+    if (rc == 0)
+        rc = check_set(s, in, n_in, err, err_size);
+    char path[4300];
+    snprintf(path, sizeof path, "%s", tmp);
+    if (rc == 0 && sink_mkdirs(path) != 0) {
+        snprintf(err, err_size, "%s: %s", tmp, strerror(errno));
+        rc = -1;
+    }
+    const char *ext = json_is_string(json_object_get(meta0, "format"))
+                          ? json_string_value(json_object_get(meta0, "format"))
+                          : "png";
+    for (int i = 0; rc == 0 && i < n_in; i++)
+        rc = copy_tiles(in[i], tmp, ext, &s[i], err, err_size);
+    if (rc == 0)
+        rc = check_complete(s, in, n_in, err, err_size);
     if (rc == 0) {
-        char *text = plan_json_text(meta0);
-        snprintf(path, sizeof path, "%s/metadata.json", out);
+        char *text = merged_json_text(meta0, set_total(s, n_in));
+        snprintf(path, sizeof path, "%s/metadata.json", tmp);
         if (text == NULL || sink_write_file(path, text, strlen(text)) != 0) {
             snprintf(err, err_size, "%s: cannot write", path);
             rc = -1;
@@ -305,14 +566,79 @@ static int merge_dir(const char *out, char **in, int n_in, char *err, size_t err
         free(text);
     }
     json_decref(meta0);
+    shard_free(s, n_in);
     return rc;
+}
+
+/* Removes a directory merge's temporary (or replaced) directory. */
+static void remove_dir_output(const char *path)
+{
+    sink_remove_tiles(path);
+    rmdir(path);
+}
+
+/* The temporary directory into place; an existing OUTPUT (--force, an
+ * export's directory) is moved aside first and removed after. */
+static int place_dir(const char *tmp, const char *out, int exists, char *err, size_t err_size)
+{
+    char old[4300];
+    snprintf(old, sizeof old, "%s.merge-%ld.old", out, (long)getpid());
+    if (exists && rename(out, old) != 0) {
+        snprintf(err, err_size, "rename %s: %s", out, strerror(errno));
+        return -1;
+    }
+    if (rename(tmp, out) != 0) {
+        snprintf(err, err_size, "rename %s to %s: %s", tmp, out, strerror(errno));
+        if (exists)
+            rename(old, out);
+        return -1;
+    }
+    if (exists) {
+        remove_dir_output(old);
+        if (access(old, F_OK) == 0)
+            fprintf(stderr, "noisetile merge: the replaced %s held other files: they are in %s\n",
+                    out, old);
+    }
+    return 0;
+}
+
+/* ---- the command ---- */
+
+/* Whether OUTPUT may be written: absent, or present with --force (a
+ * directory only when it holds an export). Returns 0, or -1 with err. */
+static int check_output(const char *out, sink_format f, int force, int *exists, char *err,
+                        size_t err_size)
+{
+    struct stat st;
+    *exists = stat(out, &st) == 0;
+    if (!*exists)
+        return 0;
+    if (!force) {
+        snprintf(err, err_size,
+                 "%s exists; merge writes a new output: remove it, choose another name or pass "
+                 "--force to replace it", out);
+        return -1;
+    }
+    char meta[4300];
+    snprintf(meta, sizeof meta, "%s/metadata.json", out);
+    if (f == SINK_DIR && (!S_ISDIR(st.st_mode) || access(meta, F_OK) != 0)) {
+        snprintf(err, err_size,
+                 "%s exists and is not an export's directory (no metadata.json): --force "
+                 "replaces only an export", out);
+        return -1;
+    }
+    if (f != SINK_DIR && S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "%s is a directory", out);
+        return -1;
+    }
+    return 0;
 }
 
 int export_merge_main(int argc, char **argv)
 {
     const char *out = NULL, *v;
     char **in = calloc((size_t)argc, sizeof *in);
-    int n_in = 0;
+    int n_in = 0, force = 0;
     char err[1024];
     if (in == NULL)
         return 1;
@@ -321,6 +647,8 @@ int export_merge_main(int argc, char **argv)
             fputs(merge_usage, stdout);
             free(in);
             return 0;
+        } else if (strcmp(argv[i], "--force") == 0) {
+            force = 1;
         } else if ((v = cli_opt_value(argc, argv, &i, "-o")) || (v = cli_opt_value(argc, argv, &i, "--output"))) {
             out = v;
         } else if (argv[i][0] == '-') {
@@ -334,6 +662,12 @@ int export_merge_main(int argc, char **argv)
         free(in);
         return cli_usage_error("merge", merge_usage, "%s", out ? "no INPUT" : "missing -o OUTPUT");
     }
+    /* "out/" names the directory out: its temporary sibling is "out.merge-…". */
+    char out_buf[4096];
+    snprintf(out_buf, sizeof out_buf, "%s", out);
+    for (size_t n = strlen(out_buf); n > 1 && out_buf[n - 1] == '/'; n--)
+        out_buf[n - 1] = '\0';
+    out = out_buf;
     sink_format f = sink_format_of(out);
     for (int i = 0; i < n_in; i++)
         if (sink_format_of(in[i]) != f) {
@@ -341,9 +675,23 @@ int export_merge_main(int argc, char **argv)
             free(in);
             return 2;
         }
-    int rc = f == SINK_PMTILES   ? merge_pmtiles(out, in, n_in, err, sizeof err)
-             : f == SINK_MBTILES ? merge_mbtiles(out, in, n_in, err, sizeof err)
-                                : merge_dir(out, in, n_in, err, sizeof err);
+    int exists = 0;
+    int rc = n_in <= 100000 ? check_output(out, f, force, &exists, err, sizeof err) : -1;
+    if (n_in > 100000)
+        snprintf(err, sizeof err, "more than 100000 inputs");
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.merge-%ld.tmp", out, (long)getpid());
+    if (rc == 0 && f == SINK_PMTILES)
+        rc = merge_pmtiles(out, in, n_in, err, sizeof err);
+    else if (rc == 0 && f == SINK_MBTILES)
+        rc = merge_mbtiles(out, tmp, in, n_in, err, sizeof err);
+    else if (rc == 0) {
+        rc = merge_dir(tmp, in, n_in, err, sizeof err);
+        if (rc == 0)
+            rc = place_dir(tmp, out, exists, err, sizeof err);
+        if (rc != 0)
+            remove_dir_output(tmp);
+    }
     free(in);
     if (rc != 0) {
         fprintf(stderr, "noisetile merge: %s\n", err);

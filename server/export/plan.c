@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/jsonout.h"
+#include "base/monotime.h"
 #include "export/pmtiles.h"
 #include "service/heightsreq.h"
 #include "service/query.h"
@@ -189,6 +190,7 @@ json_t *plan_json(const plan *p)
                                     "x + origin_tile[0] * 2^(z - zoom_offset), "
                                     "y + origin_tile[1] * 2^(z - zoom_offset)); "
                                     "y grows downward (XYZ)"));
+    json_object_set_new(nt, "shard", plan_shard_json(p->shard_k, p->shard_n, p->to - p->from));
     json_object_set_new(o, "noisetile", nt);
     return o;
 }
@@ -203,12 +205,6 @@ char *plan_json_text(const json_t *o)
 }
 
 /* ---- the tile list ---- */
-
-int plan_cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 uint64_t plan_zoom_count(const plan *p, int pz)
 {
@@ -226,48 +222,115 @@ uint64_t plan_count(const plan *p)
     return n;
 }
 
-int64_t plan_ids(const plan *p, uint64_t from, uint64_t to, uint64_t **out, char *err,
-                 size_t err_size)
+/* ---- the order, streamed ----
+ *
+ * Within an archive zoom the order is the Hilbert curve, the tile id's
+ * order. Every aligned square of 2^L x 2^L tiles is one stretch of the
+ * curve, so the tiles of the zoom's rectangle come in order from a descent
+ * of the quadtree that visits a square's four quarters in the order of
+ * their ids and skips those outside the rectangle; a start position is
+ * reached by skipping whole quarters by their count of rectangle tiles. */
+
+/* Tiles of the rectangle in the square of side 2^level at (bx, by). */
+static uint64_t overlap(const plan_iter *it, uint32_t bx, uint32_t by, int level)
 {
-    uint64_t *ids = malloc((to - from ? to - from : 1) * sizeof *ids), at = 0, n = 0;
-    if (ids == NULL) {
-        snprintf(err, err_size, "out of memory for %" PRIu64 " tile ids", to - from);
-        return -1;
+    uint64_t side = (uint64_t)1 << level;
+    uint64_t x0 = bx > it->rx0 ? bx : it->rx0, y0 = by > it->ry0 ? by : it->ry0;
+    uint64_t x1 = bx + side - 1 < it->rx1 ? bx + side - 1 : it->rx1;
+    uint64_t y1 = by + side - 1 < it->ry1 ? by + side - 1 : it->ry1;
+    return x0 <= x1 && y0 <= y1 ? (x1 - x0 + 1) * (y1 - y0 + 1) : 0;
+}
+
+static void push(plan_iter *it, uint32_t bx, uint32_t by, int level)
+{
+    plan_iter_frame *f = &it->stack[++it->depth];
+    f->bx = bx;
+    f->by = by;
+    f->level = level;
+    f->next = 0;
+    if (level == 0)
+        return;
+    /* The quarters in the order of their ids (any tile of a quarter
+     * stands for it). */
+    uint32_t h = (uint32_t)1 << (level - 1);
+    uint64_t key[4];
+    for (int c = 0; c < 4; c++) {
+        key[c] = pmtiles_tile_id(it->az, bx + (c & 1) * h, by + (c >> 1) * h);
+        f->order[c] = (unsigned char)c;
     }
-    for (int pz = p->zmin; pz <= p->zmax && at < to; pz++) {
-        uint64_t c = plan_zoom_count(p, pz);
-        if (at + c <= from) {
-            at += c;
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0 && key[f->order[b - 1]] > key[f->order[b]]; b--) {
+            unsigned char t = f->order[b];
+            f->order[b] = f->order[b - 1];
+            f->order[b - 1] = t;
+        }
+}
+
+/* Starts plane zoom pz, skip tiles into it. */
+static void start_zoom(plan_iter *it, int pz, uint64_t skip)
+{
+    const plan *p = it->p;
+    int64_t ax, bx, ay, by;
+    cover(p->x0, p->x1, pz, &ax, &bx);
+    cover(p->y0, p->y1, pz, &ay, &by);
+    int64_t offx = p->ox * ((int64_t)1 << pz), offy = p->oy * ((int64_t)1 << pz);
+    it->pz = pz;
+    it->az = pz + p->k;
+    it->rx0 = (uint32_t)(ax - offx);
+    it->rx1 = (uint32_t)(bx - offx);
+    it->ry0 = (uint32_t)(ay - offy);
+    it->ry1 = (uint32_t)(by - offy);
+    it->skip = skip;
+    it->depth = -1;
+    push(it, 0, 0, it->az);
+}
+
+void plan_iter_start(plan_iter *it, const plan *p, uint64_t pos, uint64_t end)
+{
+    memset(it, 0, sizeof *it);
+    it->p = p;
+    it->pos = pos;
+    it->end = end;
+    uint64_t at = 0;
+    int pz = p->zmin;
+    for (; pz < p->zmax && at + plan_zoom_count(p, pz) <= pos; pz++)
+        at += plan_zoom_count(p, pz);
+    start_zoom(it, pz, pos - at);
+}
+
+int plan_iter_next(plan_iter *it, uint64_t *id)
+{
+    if (it->pos >= it->end)
+        return 0;
+    for (;;) {
+        if (it->depth < 0) { /* this zoom is done: the next one */
+            if (it->pz >= it->p->zmax)
+                return 0;
+            start_zoom(it, it->pz + 1, 0);
+        }
+        plan_iter_frame *f = &it->stack[it->depth];
+        if (f->level == 0) {
+            *id = pmtiles_tile_id(it->az, f->bx, f->by);
+            it->depth--;
+            it->pos++;
+            return 1;
+        }
+        if (f->next == 4) {
+            it->depth--;
             continue;
         }
-        if (c > PLAN_MAX_TILES) {
-            snprintf(err, err_size, "plane zoom %d has %" PRIu64 " tiles, over one run's %" PRIu64
-                     ": split it with --shard", pz, c, PLAN_MAX_TILES);
-            free(ids);
-            return -1;
+        int c = f->order[f->next++];
+        uint32_t h = (uint32_t)1 << (f->level - 1);
+        uint32_t cx = f->bx + (c & 1) * h, cy = f->by + (c >> 1) * h;
+        uint64_t n = overlap(it, cx, cy, f->level - 1);
+        if (n == 0)
+            continue;
+        if (it->skip >= n) {
+            it->skip -= n;
+            continue;
         }
-        uint64_t *z = malloc(c * sizeof *z), m = 0;
-        if (z == NULL) {
-            snprintf(err, err_size, "out of memory");
-            free(ids);
-            return -1;
-        }
-        int64_t ax, bx, ay, by;
-        cover(p->x0, p->x1, pz, &ax, &bx);
-        cover(p->y0, p->y1, pz, &ay, &by);
-        int az = pz + p->k;
-        int64_t offx = p->ox * ((int64_t)1 << pz), offy = p->oy * ((int64_t)1 << pz);
-        for (int64_t y = ay; y <= by; y++)
-            for (int64_t x = ax; x <= bx; x++)
-                z[m++] = pmtiles_tile_id(az, (uint32_t)(x - offx), (uint32_t)(y - offy));
-        qsort(z, m, sizeof *z, plan_cmp_u64);
-        for (uint64_t i = 0; i < m; i++, at++)
-            if (at >= from && at < to)
-                ids[n++] = z[i];
-        free(z);
+        push(it, cx, cy, f->level - 1);
     }
-    *out = ids;
-    return (int64_t)n;
 }
 
 /* Plane tile of archive tile id. */
@@ -281,11 +344,9 @@ static void plane_tile(const plan *p, uint64_t id, int *pz, int64_t *px, int64_t
     *py = (int64_t)ay + p->oy * ((int64_t)1 << *pz);
 }
 
-int plan_render_tile(const plan *p, uint64_t id, unsigned char **png, size_t *size)
+static int render_plane(const plan *p, int pz, int64_t px, int64_t py, unsigned char **png,
+                        size_t *size)
 {
-    int pz;
-    int64_t px, py;
-    plane_tile(p, id, &pz, &px, &py);
     if (p->numeric) {
         /* The window of the tile's pixel centres, as the daemon answers it. */
         grid_request g = p->grid;
@@ -296,4 +357,76 @@ int plan_render_tile(const plan *p, uint64_t id, unsigned char **png, size_t *si
         return grid_render(&g, png, size) == 0 ? 0 : RENDER_ENOMEM;
     }
     return render_tile_png(&p->spec, pz, px, py, 256 * p->scale, &p->opts, png, size);
+}
+
+int plan_render_tile(const plan *p, uint64_t id, unsigned char **png, size_t *size)
+{
+    int pz;
+    int64_t px, py;
+    plane_tile(p, id, &pz, &px, &py);
+    return render_plane(p, pz, px, py, png, size);
+}
+
+void plan_set_shard(plan *p, int64_t k, int64_t n)
+{
+    uint64_t total = plan_count(p);
+    p->shard_k = k;
+    p->shard_n = n;
+    p->from = (uint64_t)((__uint128_t)total * (uint64_t)k / (uint64_t)n);
+    p->to = (uint64_t)((__uint128_t)total * (uint64_t)(k + 1) / (uint64_t)n);
+}
+
+json_t *plan_shard_json(int64_t k, int64_t n, uint64_t tiles)
+{
+    return json_pack("{sIsIsI}", "index", (json_int_t)k, "count", (json_int_t)n, "tiles",
+                     (json_int_t)tiles);
+}
+
+void plan_shard_text(int64_t k, int64_t n, uint64_t tiles, char *buf, size_t size)
+{
+    snprintf(buf, size, "{\"index\":%" PRId64 ",\"count\":%" PRId64 ",\"tiles\":%" PRIu64 "}", k,
+             n, tiles);
+}
+
+/* The plane tile at position pos of the order, its zoom exact, its place
+ * in the zoom's rectangle row by row (not the Hilbert order: an estimate
+ * needs tiles of the right zooms spread over the region, not the exact
+ * ones). */
+static void sample_tile(const plan *p, uint64_t pos, int *pz, int64_t *px, int64_t *py)
+{
+    uint64_t at = 0;
+    for (int z = p->zmin; z <= p->zmax; z++) {
+        uint64_t c = plan_zoom_count(p, z);
+        if (pos < at + c || z == p->zmax) {
+            int64_t ax, bx, ay, by;
+            cover(p->x0, p->x1, z, &ax, &bx);
+            cover(p->y0, p->y1, z, &ay, &by);
+            uint64_t w = (uint64_t)(bx - ax + 1), j = pos - at < c ? pos - at : c - 1;
+            *pz = z;
+            *px = ax + (int64_t)(j % w);
+            *py = ay + (int64_t)(j / w);
+            return;
+        }
+        at += c;
+    }
+}
+
+void plan_estimate_size(const plan *p, plan_estimate *e)
+{
+    uint64_t n = p->to - p->from;
+    int samples = n < 16 ? (int)n : 16;
+    double bytes = 0, t0 = monotime_s();
+    for (int s = 0; s < samples; s++) {
+        int pz = p->zmin;
+        int64_t px = 0, py = 0;
+        sample_tile(p, p->from + (uint64_t)((__uint128_t)s * n / (uint64_t)samples), &pz, &px, &py);
+        unsigned char *png = NULL;
+        size_t size = 0;
+        if (render_plane(p, pz, px, py, &png, &size) == 0)
+            bytes += (double)size;
+        free(png);
+    }
+    e->samples = samples;
+    e->bytes_per_tile = samples ? bytes / samples : 0;
+    e->seconds_per_tile = samples ? (monotime_s() - t0) / samples : 0;
 }

@@ -27,9 +27,6 @@
 #include "service/route.h"
 #include "tiles/render.h"
 
-/* Most tiles of one plane zoom in one run's list: 2 GiB of ids. */
-#define PLAN_MAX_TILES ((uint64_t)1 << 28)
-
 typedef struct {
     noise_kind kind;
     uint32_t seed;
@@ -47,6 +44,11 @@ typedef struct {
     int64_t ox, oy;      /* zoom-0 plane tile at archive (0, 0) */
     char identity[1600]; /* what must match to resume */
     char name[256];
+    /* The shard: positions [from, to) of the export order, shard k of n.
+     * Recorded in the metadata ("shard" in the "noisetile" object, the
+     * noisetile_shard row) so merge can tell a complete set. */
+    int64_t shard_k, shard_n;
+    uint64_t from, to;
 } plan;
 
 /* FIELD ("KIND/SEED[?PARAMS]", a leading '/' allowed) into p's kind, seed,
@@ -76,20 +78,49 @@ json_t *plan_json(const plan *p);
 /* o as compact JSON (jsonout.h), malloc()ed; NULL on failure. */
 char *plan_json_text(const json_t *o);
 
+/* Shard k of n of the plan's order: sets shard_k, shard_n, from, to. */
+void plan_set_shard(plan *p, int64_t k, int64_t n);
+
+/* The shard record {"index":K,"count":N,"tiles":T} as an object, and as
+ * the text of the MBTiles row (the same bytes jsonout gives the object). */
+json_t *plan_shard_json(int64_t k, int64_t n, uint64_t tiles);
+void plan_shard_text(int64_t k, int64_t n, uint64_t tiles, char *buf, size_t size);
+
 /* Tiles of plane zoom pz, and of the whole export. */
 uint64_t plan_zoom_count(const plan *p, int pz);
 uint64_t plan_count(const plan *p);
 
-/* The archive tile ids of positions [from, to) of the export's order, in
- * order, into a malloc()ed *out. Returns the count, or -1 with err. */
-int64_t plan_ids(const plan *p, uint64_t from, uint64_t to, uint64_t **out, char *err,
-                 size_t err_size);
+/* The archive tile ids of the export's order, streamed: positions
+ * [pos, end) in order, in constant memory (a descent of the quadtree, a
+ * few hundred bytes; no list of ids). */
+typedef struct {
+    uint32_t bx, by;
+    int level;
+    unsigned char order[4], next;
+} plan_iter_frame;
+typedef struct {
+    const plan *p;
+    uint64_t pos, end, skip;
+    int pz, az; /* plane and archive zoom */
+    uint32_t rx0, ry0, rx1, ry1; /* the zoom's rectangle, archive tiles */
+    int depth;
+    plan_iter_frame stack[32];
+} plan_iter;
+void plan_iter_start(plan_iter *it, const plan *p, uint64_t pos, uint64_t end);
+/* The next id into *id: 1, or 0 at the end. */
+int plan_iter_next(plan_iter *it, uint64_t *id);
 
 /* Renders the tile of archive tile id: its bytes (malloc()ed) in *png.
  * Returns 0 or a RENDER_E* code. */
 int plan_render_tile(const plan *p, uint64_t id, unsigned char **png, size_t *size);
 
-/* qsort comparator of uint64_t. */
-int plan_cmp_u64(const void *a, const void *b);
+/* An estimate of the shard's output from up to 16 tiles spread over its
+ * positions (by zoom, so it weighs the zooms as the shard does), in
+ * bounded memory and time whatever the size: no tile list is made. */
+typedef struct {
+    int samples;
+    double bytes_per_tile, seconds_per_tile; /* one thread */
+} plan_estimate;
+void plan_estimate_size(const plan *p, plan_estimate *e);
 
 #endif

@@ -32,17 +32,22 @@ typedef struct {
     char last_dir[4300]; /* directory export: the column made last */
     unsigned batch;
     uint64_t bytes;
+    int force;   /* --force: an existing output of something else is replaced */
+    int lock_fd; /* the output's lock (-1: none) */
 } sink;
 
 /* A sink of format for plan p at path (nothing opened yet). */
 void sink_init(sink *s, sink_format format, const char *path, const plan *p);
 
-/* Opens the output; for a resumable output also finds what is done and
- * removes it from ids (keeping order). *done receives how many. shard_tag
- * ("" or "; shard K/N") is part of what a resumed spool must match. Returns
- * 0, or -1 with err (sink_close then releases what was opened). */
-int sink_open(sink *s, const char *shard_tag, uint64_t *ids, int64_t *n_ids, uint64_t *done,
-              char *err, size_t err_size);
+/* Opens the output, taking its lock (flock, held until sink_close: a
+ * second export into the same output is refused); an existing output is
+ * resumed when it holds this shard of this export, replaced when it holds
+ * something else and s->force, else refused. Tiles are written in the
+ * export's order, so what an interrupted run left is a first stretch of the
+ * shard's order: *done receives its length. shard_tag ("" or "; shard
+ * K/N") is part of what a resumed spool must match. Returns 0, or -1 with
+ * err (sink_close then releases what was opened). */
+int sink_open(sink *s, const char *shard_tag, uint64_t *done, char *err, size_t err_size);
 
 /* Writes one tile. Returns 0, or -1 with err. */
 int sink_put(sink *s, uint64_t id, const unsigned char *png, size_t size, char *err,
@@ -71,6 +76,11 @@ void sink_mb_meta_values(const plan *p, char values[][SINK_META_VALUE]);
 /* Writes the metadata rows in one transaction (the same way in export and
  * merge, so their files come out the same). Returns 0 or -1. */
 int sink_mb_write_meta(mbtiles *mb, char values[][SINK_META_VALUE]);
+
+/* Removes the files of a directory export under root: metadata.json and
+ * the z/x/y.EXT files with their z and x directories (other files and root
+ * stay). Returns 0. */
+int sink_remove_tiles(const char *root);
 
 /* mkdir -p. path is modified and restored. Returns 0 or -1 (errno). */
 int sink_mkdirs(char *path);

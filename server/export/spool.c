@@ -3,10 +3,12 @@
 #include "export/spool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,16 +17,37 @@
 /* Records between flushes of the spool's stdio buffer. */
 #define SPOOL_FLUSH_EVERY 1000
 
-int spool_open(spool *s, const char *path, const char *head, uint64_t *ids, int64_t *n_ids,
-               uint64_t *done, uint64_t *bytes, char *err, size_t err_size)
+int spool_open(spool *s, const char *path, const char *head, const plan *p, uint64_t *done,
+               uint64_t *bytes, char *err, size_t err_size)
 {
     snprintf(s->path, sizeof s->path, "%s", path);
     s->head_len = strlen(head);
-    s->f = fopen(s->path, "r+b");
+    /* Opened without truncating and locked before anything is read or
+     * written: a second export of the same output stops here. */
+    int fd = open(s->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, err_size, "%s: %s", s->path, strerror(errno));
+        return -1;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EWOULDBLOCK)
+            snprintf(err, err_size,
+                     "%s is being written by another export; wait for it to finish or choose "
+                     "another output", s->path);
+        else
+            snprintf(err, err_size, "%s: lock: %s", s->path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    struct stat st0;
+    s->f = fstat(fd, &st0) == 0 ? fdopen(fd, "r+b") : NULL;
     if (s->f == NULL) {
-        s->f = fopen(s->path, "w+b");
-        if (s->f == NULL || fwrite(head, 1, strlen(head), s->f) != strlen(head) ||
-            fflush(s->f) != 0) {
+        snprintf(err, err_size, "%s: %s", s->path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    if (st0.st_size == 0) {
+        if (fwrite(head, 1, strlen(head), s->f) != strlen(head) || fflush(s->f) != 0) {
             snprintf(err, err_size, "%s: %s", s->path, strerror(errno));
             return -1;
         }
@@ -38,12 +61,15 @@ int spool_open(spool *s, const char *path, const char *head, uint64_t *ids, int6
                  s->path);
         return -1;
     }
-    /* Records: id (8 bytes LE), length (4 bytes LE), bytes. A record cut
-     * short by a kill is dropped. */
-    uint64_t *have = NULL;
-    size_t n_have = 0, cap_have = 0;
+    /* Records: id (8 bytes LE), length (4 bytes LE), bytes, in the export's
+     * order (the writer writes in order), so the spool holds a first
+     * stretch of the order. It is kept up to the first record cut short by
+     * a kill or out of order; the rest is cut off and rendered again. */
+    plan_iter it;
+    plan_iter_start(&it, p, p->from, p->to);
     off_t good = (off_t)hl;
     unsigned char rec[12];
+    uint64_t want;
     while (fread(rec, 1, 12, s->f) == 12) {
         uint64_t id = 0;
         uint32_t len = 0;
@@ -55,37 +81,17 @@ int spool_open(spool *s, const char *path, const char *head, uint64_t *ids, int6
             break;
         off_t end = ftello(s->f);
         struct stat st;
-        if (fstat(fileno(s->f), &st) != 0 || end > st.st_size)
+        if (fstat(fileno(s->f), &st) != 0 || end > st.st_size || !plan_iter_next(&it, &want) ||
+            want != id)
             break;
-        if (n_have == cap_have) {
-            cap_have = cap_have ? cap_have * 2 : 1024;
-            uint64_t *h = realloc(have, cap_have * sizeof *h);
-            if (h == NULL) {
-                free(have);
-                snprintf(err, err_size, "out of memory");
-                return -1;
-            }
-            have = h;
-        }
-        have[n_have++] = id;
         good = end;
+        (*done)++;
         *bytes += len;
     }
     if (ftruncate(fileno(s->f), good) != 0 || fseeko(s->f, good, SEEK_SET) != 0) {
-        free(have);
         snprintf(err, err_size, "%s: %s", s->path, strerror(errno));
         return -1;
     }
-    qsort(have, n_have, sizeof *have, plan_cmp_u64);
-    int64_t keep = 0;
-    for (int64_t i = 0; i < *n_ids; i++) {
-        if (n_have && bsearch(&ids[i], have, n_have, sizeof *have, plan_cmp_u64))
-            (*done)++;
-        else
-            ids[keep++] = ids[i];
-    }
-    *n_ids = keep;
-    free(have);
     return 0;
 }
 
@@ -150,11 +156,8 @@ static int pm_info_from_json(json_t *o, const char *text, pmtiles_info *info)
 int spool_write_archive(const char *path, const char *meta_text, pmtiles_tile *tiles, size_t n,
                         FILE **files, char *err, size_t err_size)
 {
-    if (n == 0) {
-        snprintf(err, err_size, "no tiles to write");
-        return -1;
-    }
-    qsort(tiles, n, sizeof *tiles, cmp_tile);
+    if (n > 0)
+        qsort(tiles, n, sizeof *tiles, cmp_tile);
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         if (m > 0 && tiles[m - 1].id == tiles[i].id) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "export/plan.h"
 #include "export/pmtiles.h"
 
 typedef struct {
@@ -21,12 +22,14 @@ typedef struct {
     unsigned batch;
 } spool;
 
-/* Opens (creating it with head, or resuming) the spool at path. A spool
- * whose head differs is refused. On resume, removes the ids it holds from
- * ids (keeping order) and counts them in *done and their bytes in *bytes;
- * a record cut short by a kill is dropped. Returns 0, or -1 with err. */
-int spool_open(spool *s, const char *path, const char *head, uint64_t *ids, int64_t *n_ids,
-               uint64_t *done, uint64_t *bytes, char *err, size_t err_size);
+/* Opens (creating it with head, or resuming) the spool at path for the
+ * tiles of plan p's shard, locked (flock) until closed: a spool another
+ * process holds is refused, as is one whose head differs. On resume, counts
+ * the records that are the first tiles of the shard's order in *done and
+ * their bytes in *bytes; the spool is cut after them (a record cut short by
+ * a kill, or anything else, goes). Returns 0, or -1 with err. */
+int spool_open(spool *s, const char *path, const char *head, const plan *p, uint64_t *done,
+               uint64_t *bytes, char *err, size_t err_size);
 
 /* Appends a record. Returns 0, or -1 with err. */
 int spool_put(spool *s, uint64_t id, const unsigned char *data, size_t size, char *err,
@@ -35,6 +38,10 @@ int spool_put(spool *s, uint64_t id, const unsigned char *data, size_t size, cha
 /* Every record of the spool as a tile (src 0, its offset, length, hash),
  * into a malloc()ed *out in spool order. Returns 0 or -1. */
 int spool_index(spool *s, pmtiles_tile **out, size_t *n_out);
+
+/* Memory per tile of the index an archive is written from (the tiles here,
+ * the writer's entries and content table), for estimates. */
+#define SPOOL_INDEX_BYTES 100
 
 /* Makes room for one more element in a growing array of n elements,
  * doubling *cap (from 4096) when it is full. Returns the array (moved or

@@ -15,25 +15,25 @@ static void *worker(void *arg)
             pthread_cond_wait(&w->work, &w->mu);
         if (w->stop || w->next >= w->n)
             break;
-        size_t i = w->next++;
+        uint64_t i = w->next++, id = 0;
+        int have = plan_iter_next(&w->order, &id);
         pthread_mutex_unlock(&w->mu);
         unsigned char *png = NULL;
         size_t size = 0;
-        int rc = plan_render_tile(w->p, w->ids[i], &png, &size);
+        int rc = have ? plan_render_tile(w->p, id, &png, &size) : RENDER_ENOMEM;
         pthread_mutex_lock(&w->mu);
-        w->slots[i % w->window] = (export_workers_slot){1, rc, png, size};
+        w->slots[i % w->window] = (export_workers_slot){1, rc, id, png, size};
         pthread_cond_broadcast(&w->done);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
 }
 
-int export_workers_start(export_workers *w, const plan *p, const uint64_t *ids, size_t n,
-                         long jobs)
+int export_workers_start(export_workers *w, const plan *p, uint64_t pos, uint64_t n, long jobs)
 {
     memset(w, 0, sizeof *w);
     w->p = p;
-    w->ids = ids;
+    plan_iter_start(&w->order, p, pos, pos + n);
     w->n = n;
     w->window = (size_t)jobs * 8;
     w->slots = calloc(w->window, sizeof *w->slots);
@@ -53,7 +53,7 @@ int export_workers_start(export_workers *w, const plan *p, const uint64_t *ids, 
     return w->started > 0 ? 0 : -1;
 }
 
-int export_workers_take(export_workers *w, size_t i, volatile sig_atomic_t *stop,
+int export_workers_take(export_workers *w, uint64_t i, volatile sig_atomic_t *stop,
                         export_workers_slot *got)
 {
     pthread_mutex_lock(&w->mu);
@@ -72,7 +72,7 @@ int export_workers_take(export_workers *w, size_t i, volatile sig_atomic_t *stop
         return 0;
     }
     *got = w->slots[i % w->window];
-    w->slots[i % w->window] = (export_workers_slot){0, 0, NULL, 0};
+    w->slots[i % w->window] = (export_workers_slot){0, 0, 0, NULL, 0};
     w->written = i + 1;
     pthread_cond_broadcast(&w->work);
     pthread_mutex_unlock(&w->mu);
