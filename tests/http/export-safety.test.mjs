@@ -365,15 +365,16 @@ test('an export over 10 million tiles or about 10 GB stops without --yes, naming
 });
 
 test('a second export into an output being written stops with a clear message; the first finishes whole', async () => {
-  const BIG = ['--zoom', '0-4', '--bbox', '0,0,16,16'];
+  // Five octaves: slow enough that the second starts while the first runs.
+  const BIG = ['--zoom', '0-4', '--bbox', '0,0,16,16'], SLOW_FIELD = 'perlin/7?octaves=5&palette=viridis';
   for (const name of ['busy.mbtiles', 'busy.pmtiles', 'busy-dir']) {
     const out = p(name);
-    const first = spawn(BIN, ['export', FIELD, ...BIG, '-o', out, '--jobs', '1', '--progress-seconds', '0.05'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const first = spawn(BIN, ['export', SLOW_FIELD, ...BIG, '-o', out, '--jobs', '1', '--progress-seconds', '0.05'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     const started = new Promise((resolve) => first.stderr.on('data', (b) => { stderr += b; if (/\d+\/341 tiles/.test(stderr)) resolve(); }));
     const closed = new Promise((resolve) => first.on('close', (code) => resolve(code)));
     await started;
-    await refused(['export', FIELD, ...BIG, '-o', out], 1, /is being written by another export; wait for it to finish or choose another output/);
+    await refused(['export', SLOW_FIELD, ...BIG, '-o', out], 1, /is being written by another export; wait for it to finish or choose another output/);
     assert.equal(await closed, 0, stderr);
     if (name.endsWith('.mbtiles')) {
       assert.equal(sqlite(out, 'SELECT count(*) FROM tiles'), '341');
