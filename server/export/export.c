@@ -286,7 +286,7 @@ static int dry_run(const export_cmd *c)
     printf("estimate from %d sample tiles: %.0f bytes/tile, %s, %s with %ld threads\n", e.samples,
            e.bytes_per_tile, size_text, time_text, c->jobs);
     if (c->format == SINK_PMTILES)
-        printf("memory: about %.0f MB at the end, for the PMTiles directory (%d bytes a tile)\n",
+        printf("memory: up to %.0f MB at the end, for the PMTiles directory (%d bytes a tile)\n",
                (double)n * SPOOL_INDEX_BYTES / 1e6, SPOOL_INDEX_BYTES);
     if ((double)n > (double)ASK_TILES || bytes > ASK_BYTES)
         printf("note: over %llu tiles or 10 GB: the export asks for --yes\n", ASK_TILES);

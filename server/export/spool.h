@@ -39,9 +39,12 @@ int spool_put(spool *s, uint64_t id, const unsigned char *data, size_t size, cha
  * into a malloc()ed *out in spool order. Returns 0 or -1. */
 int spool_index(spool *s, pmtiles_tile **out, size_t *n_out);
 
-/* Memory per tile of the index an archive is written from (the tiles here,
- * the writer's entries and content table), for estimates. */
-#define SPOOL_INDEX_BYTES 100
+/* Memory per tile, at most, of writing an archive: the index here (a
+ * 32-byte pmtiles_tile, in an array that doubles: up to 64) and the writer's
+ * entries (24), list of distinct tiles (8) and content table (32-byte
+ * slots, at least twice the tiles, rounded up to a power of two: up to
+ * 128). For estimates. */
+#define SPOOL_INDEX_BYTES 224
 
 /* Makes room for one more element in a growing array of n elements,
  * doubling *cap (from 4096) when it is full. Returns the array (moved or
