@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct mbtiles {
@@ -29,7 +30,9 @@ mbtiles *mbtiles_open(const char *path, int create, char *err, size_t err_size)
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    int exists = access(path, F_OK) == 0;
+    /* An empty file (made by the exporter to hold its lock) has no schema yet. */
+    struct stat st;
+    int exists = stat(path, &st) == 0 && st.st_size > 0;
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
     if (sqlite3_open_v2(path, &m->db, flags, NULL) != SQLITE_OK) {
         snprintf(err, err_size, "%s: %s", path, m->db ? sqlite3_errmsg(m->db) : "cannot open");

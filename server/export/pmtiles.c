@@ -282,12 +282,11 @@ static int same_bytes(const pmtiles_tile *a, const pmtiles_tile *b, pmtiles_read
 int pmtiles_write(const char *path, const pmtiles_info *info, const pmtiles_tile *tiles,
                   size_t n_tiles, pmtiles_read_fn read, void *ctx, char *err, size_t err_size)
 {
-    assert(n_tiles >= 1);
     int rc = -1;
     FILE *f = NULL;
     char tmp[4096];
-    entry *ent = malloc(n_tiles * sizeof *ent);
-    size_t *unique = malloc(n_tiles * sizeof *unique); /* tiles whose bytes are written */
+    entry *ent = malloc((n_tiles ? n_tiles : 1) * sizeof *ent);
+    size_t *unique = malloc((n_tiles ? n_tiles : 1) * sizeof *unique); /* tiles whose bytes are written */
     size_t cap = 16;
     while (cap < 2 * n_tiles)
         cap *= 2;
@@ -579,8 +578,12 @@ static int walk(pmtiles_reader *r, uint64_t off, uint64_t len, int depth, pmtile
     size_t pos = 0;
     int rc = -1;
     if (depth > MAX_DEPTH || ++r->dirs > MAX_DIRS_PER_WALK || read_section(r, off, len, &d) != 0 ||
-        get_varint(&d, &pos, &n) != 0 || n == 0 || n > d.n)
+        get_varint(&d, &pos, &n) != 0 || (n == 0 && depth > 0) || n > d.n)
         goto done;
+    if (n == 0) { /* an empty archive: a root directory of no entries */
+        rc = 0;
+        goto done;
+    }
     e = calloc(n, sizeof *e);
     if (e == NULL)
         goto done;

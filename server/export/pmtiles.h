@@ -40,9 +40,10 @@ typedef struct {
 /* Reads the tile's length bytes into buf. Returns 0, or -1 (the write fails). */
 typedef int (*pmtiles_read_fn)(void *ctx, const pmtiles_tile *t, unsigned char *buf);
 
-/* Writes the archive of n_tiles tiles (ascending id, no id twice, n_tiles >=
- * 1) to path: to path + ".tmp" first, renamed over path when complete, so
- * path is either the old file or the whole new archive. The output depends
+/* Writes the archive of n_tiles tiles (ascending id, no id twice; none
+ * gives an empty archive, a root directory of no entries) to path: to
+ * path + ".tmp" first, renamed over path when complete, so path is either
+ * the old file or the whole new archive. The output depends
  * only on the tiles' ids and bytes and on info: the same tiles give the same
  * bytes. Returns 0; or -1 with a message in err (the temporary file removed). */
 int pmtiles_write(const char *path, const pmtiles_info *info, const pmtiles_tile *tiles,

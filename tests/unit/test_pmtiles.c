@@ -1,7 +1,8 @@
 /* test_pmtiles.c: unit tests of the PMTiles v3 writer and reader
  * (server/export/pmtiles.c): Hilbert tile ids against the spec's first values and
  * round trips, directories with leaves when the root would pass 16 KiB,
- * run-length entries and deduplicated contents, deterministic bytes.
+ * run-length entries and deduplicated contents, deterministic bytes, an
+ * empty archive (no tiles) written and read back.
  *
  * `test_pmtiles write FILE N` writes the synthetic archive of N tiles that
  * tests/http/export.test.mjs reads back with the `pmtiles` npm package. */
@@ -252,6 +253,34 @@ static void test_reader_refuses_garbage(void)
     remove(path);
 }
 
+static int count_tile(void *ctx, uint64_t id, uint64_t off, uint32_t len)
+{
+    (void)id;
+    (void)off;
+    (void)len;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+/* No tiles (an empty shard): a valid archive whose root directory has no
+ * entries, read back as no tiles and its metadata. */
+static void test_empty_archive(void)
+{
+    const char *path = tmp("empty.pmtiles");
+    char err[256];
+    CHECK(pmtiles_write(path, &info, NULL, 0, synth_read, NULL, err, sizeof err) == 0);
+    pmtiles_reader *r = pmtiles_reader_open(path, err, sizeof err);
+    CHECK(r != NULL);
+    if (r != NULL) {
+        int n = 0;
+        CHECK(pmtiles_reader_each(r, count_tile, &n, err, sizeof err) == 0);
+        CHECK(n == 0);
+        CHECK(strcmp(pmtiles_reader_metadata(r), info.metadata_json) == 0);
+        pmtiles_reader_close(r);
+    }
+    remove(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "write") == 0)
@@ -263,6 +292,7 @@ int main(int argc, char **argv)
     RUN(test_small_archive);
     RUN(test_leaves_and_determinism);
     RUN(test_reader_refuses_garbage);
+    RUN(test_empty_archive);
     rmdir(tmpdir);
     return t_done();
 }
