@@ -32,7 +32,7 @@ expose = re.search(r"^EXPOSE\s+(\d+)", dockerfile, re.M)
 port = int(expose.group(1)) if expose else None
 env_block = re.search(r"^ENV\s+((?:.*\\\n)*.*)$", dockerfile, re.M)
 env_names = set(re.findall(r"(NOISETILE_[A-Z_]+)=", env_block.group(1))) if env_block else set()
-flags = open(os.path.join(root, "server", "config.c")).read()
+flags = open(os.path.join(root, "server", "service", "config.c")).read()
 known_env = set(re.findall(r"NOISETILE_[A-Z_]+", flags)) | env_names
 health_script = re.search(r'HEALTHCHECK.*?CMD \["([^"]+)"\]', dockerfile, re.S)
 health_src = open(os.path.join(root, "scripts", "container-healthcheck.sh")).read()
