@@ -1156,7 +1156,7 @@ const fdlimits *http_limits(const http_server *s) { return &s->limits; }
  * microhttpd.h it installs); MHD_get_version() from the code linked in. */
 const char *http_library(void)
 {
-    static char text[256];
+    static char text[1024];
     snprintf(text, sizeof text, "libmicrohttpd %s (%s)", MHD_get_version(), NOISETILE_MHD_BUILD);
     return text;
 }
