@@ -36,10 +36,11 @@ struct connguard {
     atomic_int draining;      /* graceful stop: no new requests */
     long long deadline_ms;
     long long linger_ms;
-    /* The guard's clock (see now_ms): the milliseconds the process has run,
-     * advanced by the sweeper; last_real_ms: the monotonic time it last
-     * advanced it (sweeper only). */
-    atomic_llong live_ms;
+    /* The guard's clock (see now_ms) is the monotonic clock less skipped_ms,
+     * the time the process stood still beyond LIVE_STEP_MAX_MS per tick;
+     * last_real_ms: the monotonic time of the sweeper's last tick (sweeper
+     * only). */
+    atomic_llong skipped_ms;
     long long last_real_ms;
     atomic_ullong closed;
     unsigned shed_above;      /* 0: no shedding */
@@ -61,18 +62,22 @@ static int mark_shut(guard_entry *e)
 
 #define SWEEP_MS 250
 
-/* A tick advances the guard's clock by the time since the previous one,
- * but by at most this: a process stopped (SIGSTOP, a debugger, a frozen
- * VM) and continued has not spent the stop's length of its clients'
- * deadlines. (A sweeper merely late on a loaded machine loses what is
- * beyond it, which only lengthens deadlines.) */
+/* Between two ticks of the sweeper the guard's clock advances by at most
+ * this: a process stopped (SIGSTOP, a debugger, a frozen VM) and continued
+ * has not spent the stop's length of its clients' deadlines. (A sweeper
+ * merely late on a loaded machine skips what is beyond it, which only
+ * lengthens deadlines.) */
 #define LIVE_STEP_MAX_MS 1000
 
 /* The guard's clock: deadlines are measured in the time the process ran,
- * not in wall time; never 0, which means "not waiting". */
+ * not in wall time; never 0, which means "not waiting". Until the
+ * sweeper's first tick after a stop, a connection's thread may read a
+ * time up to the stop's length ahead: that connection's deadline is then
+ * only later. */
 static long long now_ms(connguard *g)
 {
-    return atomic_load(&g->live_ms);
+    long long ms = monotime_ms() - atomic_load(&g->skipped_ms);
+    return ms > 0 ? ms : 1;
 }
 
 static void advance_clock(connguard *g)
@@ -81,9 +86,7 @@ static void advance_clock(connguard *g)
     long long step = real - g->last_real_ms;
     g->last_real_ms = real;
     if (step > LIVE_STEP_MAX_MS)
-        step = LIVE_STEP_MAX_MS;
-    if (step > 0)
-        atomic_fetch_add(&g->live_ms, step);
+        atomic_fetch_add(&g->skipped_ms, step - LIVE_STEP_MAX_MS);
 }
 
 /* The answer to a request cut at its deadline, written on the socket by
@@ -222,7 +225,7 @@ connguard *connguard_create(int deadline_ms)
         return NULL;
     g->deadline_ms = deadline_ms;
     g->linger_ms = LIMIT_LINGER_MS;
-    atomic_init(&g->live_ms, 1000);
+    atomic_init(&g->skipped_ms, 0);
     g->last_real_ms = monotime_ms();
     atomic_init(&g->closed, 0);
     atomic_init(&g->live, 0);
