@@ -1241,13 +1241,17 @@ void http_stop(http_server *s, int drain_ms)
     if (s == NULL)
         return;
     /* Stop accepting; connections already open are still served. The
-     * listening socket is closed at once, not at the end: a client then
-     * gets a refused connection (and tries another replica) instead of
-     * waiting in the listen backlog for a daemon that will never accept
-     * it. After MHD_quiesce_daemon the socket is ours. */
+     * listening socket stops listening at once, not at the end: a client
+     * then gets a refused connection (and tries another replica) instead
+     * of waiting in the listen backlog for a daemon that will never accept
+     * it. shutdown() does that (Linux: the backlog is reset, later
+     * connects refused) without closing the descriptor, which a
+     * connection thread may still be about to accept() on (libmicrohttpd:
+     * "must not be closed while it's in use"): it is closed after
+     * MHD_stop_daemon. */
     MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
     if (listen_fd != MHD_INVALID_SOCKET)
-        close(listen_fd);
+        shutdown(listen_fd, SHUT_RDWR);
     /* Keep-alive clients would otherwise keep sending new requests and the
      * daemon would never drain: close connections between requests. */
     connguard_drain(s->guard);
@@ -1276,6 +1280,8 @@ void http_stop(http_server *s, int drain_ms)
         nanosleep(&nap, NULL);
     }
     MHD_stop_daemon(s->daemon);
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
     if (s->trimmer_on)
         ticker_stop(&s->trimmer);
     connguard_destroy(s->guard);
