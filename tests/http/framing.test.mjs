@@ -100,7 +100,10 @@ test('HEAD never carries a body: the next response on the connection is in step'
   const heads = [
     ['grid', '/perlin/7/grid.npy?x=0&y=0&step=0.0625&width=257&height=257', ''],
     ['grid-gzip', '/perlin/7/grid.npy?x=0&y=0&step=0.0625&width=257&height=257', 'Accept-Encoding: gzip\r\n'],
+    ['grid-png', '/perlin/7/grid.png?x=0&y=0&step=0.0625&width=64&height=64', ''],
     ['grid-png-gzip', '/perlin/7/grid.png?x=0&y=0&step=0.0625&width=64&height=64', 'Accept-Encoding: gzip\r\n'],
+    ['grid-r16', '/perlin/7/grid.r16?x=0&y=0&step=0.0625&width=64&height=64', ''],
+    ['stats', '/perlin/7/stats?x=0&y=0&step=0.0625&width=64&height=64', 'Accept-Encoding: gzip\r\n'],
     ['openapi-gzip', '/openapi.json', 'Accept-Encoding: gzip\r\n'],
     ['tile', '/perlin/7/0/0/0.png', ''],
   ];
