@@ -82,12 +82,20 @@
 #define LIMIT_BODY_BYTES (1024 * 1024)
 
 /* A body over LIMIT_BODY_BYTES is read and dropped, then answered with 413,
- * so the client sees the answer and the connection stays usable. A body
- * announced (Content-Length) over LIMIT_BODY_DISCARD_BYTES is answered with
- * 413 before it is read and the connection is closed after the answer; a
- * chunked body that grows past it has the connection closed without one
- * (the HTTP library (MHD 0.9.75) takes no response in the middle of a body). */
-#define LIMIT_BODY_DISCARD_BYTES (8 * 1024 * 1024)
+ * so the client sees the answer (a client that sends its whole body before
+ * reading, as Python's http.client does, would see a reset instead of an
+ * early answer) and the connection stays usable. What bounds the reading
+ * is time, not bytes (nginx's lingering_time): the request deadline
+ * (LIMIT_REQUEST_DEADLINE_S); a body still arriving then is answered 413
+ * and its connection closed after LIMIT_LINGER_MS. A client that sends
+ * Expect: 100-continue is answered 413 before it sends the body. */
+
+/* Milliseconds a connection answered at its request deadline (408, or 413
+ * for a body over the limit) is still read from, the bytes dropped, before
+ * it is closed: a client still sending then reads the answer rather than a
+ * reset. nginx's lingering_time is 30 s; this is shorter because the
+ * connection holds a slot meanwhile. */
+#define LIMIT_LINGER_MS 5000
 
 /* Bytes all request bodies in flight may hold together, counting for each
  * POST /points batch what it needs from arrival to answer (the body, its

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "base/daemon_limits.h"
 #include "base/monotime.h"
 #include "base/ticker.h"
 
@@ -23,6 +24,10 @@ typedef struct guard_entry {
     atomic_llong waiting_since_ms;
     atomic_int started;
     atomic_int shut;          /* the guard has shut the socket down */
+    atomic_int over_limit;    /* its request body is over the limit (413, not 408) */
+    atomic_int answered;      /* the guard answered it: 408 or 413, else 0 */
+    long long linger_until;   /* sweeper only: while the client may still send
+                                 after our answer, until this (live ms); 0: not */
 } guard_entry;
 
 struct connguard {
@@ -30,6 +35,13 @@ struct connguard {
     guard_entry *head;
     atomic_int draining;      /* graceful stop: no new requests */
     long long deadline_ms;
+    long long linger_ms;
+    /* The guard's clock (see now_ms) is the monotonic clock less skipped_ms,
+     * the time the process stood still beyond LIVE_STEP_MAX_MS per tick;
+     * last_real_ms: the monotonic time of the sweeper's last tick (sweeper
+     * only). */
+    atomic_llong skipped_ms;
+    long long last_real_ms;
     atomic_ullong closed;
     unsigned shed_above;      /* 0: no shedding */
     atomic_uint live;         /* registered connections not shut down yet */
@@ -50,10 +62,63 @@ static int mark_shut(guard_entry *e)
 
 #define SWEEP_MS 250
 
-static long long now_ms(void)
+/* Between two ticks of the sweeper the guard's clock advances by at most
+ * this: a process stopped (SIGSTOP, a debugger, a frozen VM) and continued
+ * has not spent the stop's length of its clients' deadlines. (A sweeper
+ * merely late on a loaded machine skips what is beyond it, which only
+ * lengthens deadlines.) */
+#define LIVE_STEP_MAX_MS 1000
+
+/* The guard's clock: deadlines are measured in the time the process ran,
+ * not in wall time; never 0, which means "not waiting". Until the
+ * sweeper's first tick after a stop, a connection's thread may read a
+ * time up to the stop's length ahead: that connection's deadline is then
+ * only later. */
+static long long now_ms(connguard *g)
 {
-    long long ms = monotime_ms();
-    return ms > 0 ? ms : 1; /* 0 means "not waiting" */
+    long long ms = monotime_ms() - atomic_load(&g->skipped_ms);
+    return ms > 0 ? ms : 1;
+}
+
+static void advance_clock(connguard *g)
+{
+    long long real = monotime_ms();
+    long long step = real - g->last_real_ms;
+    g->last_real_ms = real;
+    if (step > LIVE_STEP_MAX_MS)
+        atomic_fetch_add(&g->skipped_ms, step - LIVE_STEP_MAX_MS);
+}
+
+/* The answer to a request cut at its deadline, written on the socket by
+ * the sweeper (libmicrohttpd 0.9.75 takes no response in the middle of a
+ * request): 408, or 413 for a body already over the limit; the daemon's
+ * JSON error with the headers of its own errors. No response of the
+ * connection is under way when its deadline runs (the deadline stops while
+ * one is). Best effort: a full send buffer drops it, as a client that does
+ * not read would. */
+static void send_deadline_answer(const connguard *g, guard_entry *e)
+{
+    int too_large = atomic_load(&e->over_limit);
+    char body[256], msg[512];
+    int nb = too_large
+                 ? snprintf(body, sizeof body,
+                            "{\"error\":{\"status\":413,\"message\":\"request body larger "
+                            "than %d bytes, and not sent to its end within %g s\"}}",
+                            LIMIT_BODY_BYTES, (double)g->deadline_ms / 1000)
+                 : snprintf(body, sizeof body,
+                            "{\"error\":{\"status\":408,\"message\":\"the request was not "
+                            "complete within %g s of the connection's start or its previous "
+                            "response\"}}",
+                            (double)g->deadline_ms / 1000);
+    int n = snprintf(msg, sizeof msg,
+                     "HTTP/1.1 %s\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                     "Cache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\n"
+                     "Content-Length: %d\r\n\r\n%s",
+                     too_large ? "413 Content Too Large" : "408 Request Timeout", nb, body);
+    if (n > 0 && (size_t)n < sizeof msg) {
+        atomic_store(&e->answered, too_large ? 413 : 408);
+        (void)send(e->fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
 }
 
 /* The sweeper's tick (list lock held): shuts down connections that have
@@ -61,24 +126,48 @@ static long long now_ms(void)
 static void sweep(void *arg)
 {
     connguard *g = arg;
-    long long now = now_ms();
+    advance_clock(g);
+    long long now = now_ms(g);
     unsigned n = 0;
     /* Under the lock an entry's fd is still open: libmicrohttpd reports
      * a connection closed (and we unlink it) before closing its socket.
      * shutdown() wakes the connection's thread with end-of-file, and
      * libmicrohttpd then closes and frees the connection itself. */
     for (guard_entry *e = g->head; e != NULL; e = e->next) {
+        if (e->linger_until != 0) {
+            /* Answered at its deadline: what the client still sends is read
+             * and dropped (libmicrohttpd goes on reading the request), so
+             * that it reads our answer rather than a reset; for
+             * linger_ms at most, like nginx's lingering_time. */
+            if (now >= e->linger_until) {
+                e->linger_until = 0;
+                shutdown(e->fd, SHUT_RDWR);
+            }
+            continue;
+        }
         long long since = atomic_load(&e->waiting_since_ms);
         if (since == 0 || now - since <= g->deadline_ms)
             continue;
         /* Bytes the daemon has not read yet: its own thread is busy
-         * (rendering for another connection), the client is not slow. */
+         * (rendering for another connection), the client is not slow. A
+         * request under way with bytes waiting gets one more deadline:
+         * a body sent fast for ever is not a reason to wait for ever. */
         int pending = 0;
-        if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0)
+        if (ioctl(e->fd, FIONREAD, &pending) == 0 && pending > 0 &&
+            (!atomic_load(&e->started) || now - since <= 2 * g->deadline_ms))
             continue;
         if (atomic_compare_exchange_strong(&e->waiting_since_ms, &since, 0) && mark_shut(e)) {
             atomic_fetch_add(&g->closed, 1); /* counted before the client can see it */
-            shutdown(e->fd, SHUT_RDWR);
+            if (atomic_load(&e->started)) {
+                /* A request under way: answered 408 (413), then the
+                 * sending side closed and the rest read until the client
+                 * closes or the lingering time ends. */
+                send_deadline_answer(g, e);
+                shutdown(e->fd, SHUT_WR);
+                e->linger_until = now + (g->linger_ms > 0 ? g->linger_ms : 1);
+            } else {
+                shutdown(e->fd, SHUT_RDWR);
+            }
             n++;
         }
     }
@@ -135,6 +224,9 @@ connguard *connguard_create(int deadline_ms)
     if (g == NULL)
         return NULL;
     g->deadline_ms = deadline_ms;
+    g->linger_ms = LIMIT_LINGER_MS;
+    atomic_init(&g->skipped_ms, 0);
+    g->last_real_ms = monotime_ms();
     atomic_init(&g->closed, 0);
     atomic_init(&g->live, 0);
     atomic_init(&g->shed, 0);
@@ -174,9 +266,11 @@ void connguard_notify(void *cls, struct MHD_Connection *conn, void **socket_cont
             return; /* out of memory: this connection has only the idle timeout */
         e->g = g;
         e->fd = ci->connect_fd;
-        atomic_init(&e->waiting_since_ms, now_ms());
+        atomic_init(&e->waiting_since_ms, now_ms(g));
         atomic_init(&e->started, 0);
         atomic_init(&e->shut, 0);
+        atomic_init(&e->over_limit, 0);
+        atomic_init(&e->answered, 0);
         pthread_mutex_lock(&g->sweeper.lock);
         e->next = g->head;
         if (g->head != NULL)
@@ -232,11 +326,31 @@ void connguard_request_done(struct MHD_Connection *conn)
     if (e == NULL)
         return;
     atomic_store(&e->started, 0);
-    atomic_store(&e->waiting_since_ms, now_ms());
+    atomic_store(&e->over_limit, 0);
+    atomic_store(&e->waiting_since_ms, now_ms(e->g));
     /* Stopping: the response is out; end the connection before the client
      * sends another request on it. */
     if (atomic_load(&e->g->draining) && mark_shut(e))
         shutdown(e->fd, SHUT_RDWR);
+}
+
+void connguard_body_over_limit(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    if (e != NULL)
+        atomic_store(&e->over_limit, 1);
+}
+
+int connguard_is_shut(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    return e != NULL && atomic_load(&e->shut);
+}
+
+int connguard_answered(struct MHD_Connection *conn)
+{
+    guard_entry *e = entry_of(conn);
+    return e != NULL ? atomic_load(&e->answered) : 0;
 }
 
 void connguard_drain(connguard *g)

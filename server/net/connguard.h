@@ -6,6 +6,14 @@
  * slot forever; this closes that gap (nginx's client_header_timeout does the
  * same job). Idle keep-alive connections end after the same time.
  *
+ * A connection cut while its request is under way (its request line has
+ * arrived) gets an answer first, 408 (413 when its body is already over the
+ * limit), and its sending side is closed; what the client still sends is
+ * read and dropped for LIMIT_LINGER_MS (nginx's lingering close), so that
+ * the client reads the answer instead of a reset. Deadlines are measured
+ * in the time the process ran: a stop (SIGSTOP) counts as at most a
+ * second.
+ *
  * Usage: pass connguard_notify as MHD_OPTION_NOTIFY_CONNECTION with the
  * guard as its closure, call connguard_request_received() when a request
  * has been read completely and connguard_request_done() when its response
@@ -46,6 +54,20 @@ void connguard_request_received(struct MHD_Connection *conn);
  * its next request starts now, or, once draining, the connection is shut
  * down. */
 void connguard_request_done(struct MHD_Connection *conn);
+
+/* The request's body is over the body limit: if its deadline runs before
+ * it is read, the answer is 413, not 408. Reset by
+ * connguard_request_done(). */
+void connguard_body_over_limit(struct MHD_Connection *conn);
+
+/* 1 if the guard has shut the connection down (its deadline ran, it was
+ * shed, or the daemon is stopping): a request completed on it afterwards
+ * must not be served. */
+int connguard_is_shut(struct MHD_Connection *conn);
+
+/* The status the guard answered the connection's request with at its
+ * deadline (408, 413), or 0: for the access log. */
+int connguard_answered(struct MHD_Connection *conn);
 
 /* Graceful stop (after MHD_quiesce_daemon): shuts down every connection
  * that is between requests, and from now on each connection as soon as its

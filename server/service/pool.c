@@ -374,7 +374,12 @@ int pool_submit(pool *p, pool_job *job)
          * finish it, after all the work waiting, before the drain's end. */
         double ms = (double)(p->st.queued_cost + job->cost) * p->st.ns_per_unit * 1e-6 /
                     (double)p->n_threads;
-        if (p->exiting || (double)monotime_ms() + ms > (double)p->drain_until_ms) {
+        /* The next block of a stream under way (a continuation) is taken
+         * until the pool is destroyed at the drain's end: a grid being
+         * sent finishes within the drain time instead of being cut when
+         * the budget for new work runs out. */
+        if (p->exiting ||
+            (!job->continuation && (double)monotime_ms() + ms > (double)p->drain_until_ms)) {
             p->st.refused_stopped++;
             rc = POOL_ESTOPPED;
             goto out;
@@ -453,8 +458,8 @@ void pool_drain(pool *p, int budget_ms)
         for (pool_job *j = c->head, *jn; j != NULL; j = jn) {
             jn = j->next;
             ahead += (double)j->cost;
-            if (ahead * (double)n_active <= units_budget)
-                continue;
+            if (j->continuation || ahead * (double)n_active <= units_budget)
+                continue; /* a stream's next block stays (see pool_submit) */
             job_unlink(p, j);
             *tail = j;
             tail = &j->next;

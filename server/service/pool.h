@@ -97,7 +97,9 @@ int pool_submit(pool *p, pool_job *job);
  * run with POOL_STOPPED now; from now on pool_submit() takes only a job
  * the workers can finish, after everything waiting, within budget_ms of
  * this call (a request whose body was still arriving), and returns
- * POOL_ESTOPPED for the others. Running jobs go on. */
+ * POOL_ESTOPPED for the others. Running jobs go on. A continuation (the
+ * next block of a stream under way) is neither dropped nor refused: it
+ * runs until pool_destroy(). */
 void pool_drain(pool *p, int budget_ms);
 
 /* Runs every job still waiting with POOL_STOPPED, waits for the running

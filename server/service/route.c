@@ -177,8 +177,8 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
 
     /* The kind: a known name, or 404 naming the kinds there are. */
     char kind_name[16];
-    if (len[0] >= sizeof kind_name || len[0] == 0)
-        goto unknown_kind;
+    if (len[0] >= sizeof kind_name || len[0] == 0 || memchr(seg[0], '\0', len[0]) != NULL)
+        goto unknown_kind; /* "%00" would cut the name: "perlin%00evil" is no kind */
     memcpy(kind_name, seg[0], len[0]);
     kind_name[len[0]] = '\0';
     if (noise_kind_from_name(kind_name, &out->kind) != 0)

@@ -53,7 +53,8 @@ export function runOnce(args, env = {}, timeoutMs = 20000 * SLOW) {
 // unless NOISETILE_STATIC names a folder.
 // nofile: run it under `prlimit --nofile=N:N` (that soft and hard descriptor
 // limit).
-export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000 * SLOW, nofile } = {}) {
+// bin: another build of the daemon (default BIN).
+export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISETILE_STATIC || null, timeoutMs = 30000 * SLOW, nofile, bin = BIN } = {}) {
   const argv = ['--port', '0', ...(staticDir ? ['--static', staticDir] : []), ...args];
   // A variable given as undefined in env is removed from the daemon's
   // environment (e.g. NOISETILE_STATIC).
@@ -61,8 +62,8 @@ export function startDaemon({ args = [], env = {}, staticDir = process.env.NOISE
   for (const k of Object.keys(childEnv)) if (childEnv[k] === undefined) delete childEnv[k];
   // prlimit sets the limit and execs the daemon: the child is the daemon.
   const child = nofile
-    ? spawn('prlimit', [`--nofile=${nofile}:${nofile}`, BIN, ...argv], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(BIN, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    ? spawn('prlimit', [`--nofile=${nofile}:${nofile}`, bin, ...argv], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(bin, argv, { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '', stderr = '';
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
   child.stderr.on('data', (d) => { stderr += d; });

@@ -138,16 +138,16 @@ test(`${cases.length} bad requests: right 4xx, JSON message naming the problem`,
   assert.doesNotMatch(m.text, /status="5\d\d"/);
 });
 
-test('a body announced far over the limit is refused with 413 before it is read', async () => {
-  // 50 MB announced, 1000 bytes sent: the daemon answers without waiting
-  // for the rest (raw() would time out after 20 s otherwise).
-  const t0 = Date.now();
+test('a body far over the limit (50 MB) is read and dropped, then answered 413', async () => {
+  // Not refused before it is read: a client that sends its whole body
+  // before reading would meet a reset instead of the 413. What bounds the
+  // reading is the request deadline (tests/http/lingering.test.mjs: a body
+  // still arriving then is answered 413 at the deadline).
   const r = await raw(d.port, 'POST', '/perlin/7/points', {
-    headers: { ...json, 'Content-Length': String(50 * 1024 * 1024) }, body: '{"points":[]}'.padEnd(1000, ' '),
+    headers: { ...json, 'Content-Length': String(50 * 1024 * 1024) }, body: Buffer.alloc(50 * 1024 * 1024, ' '),
   });
   assert.equal(r.status, 413);
   assert.match(r.json.error.message, /larger than 1048576 bytes/);
-  assert.ok(Date.now() - t0 < 10000);
   const ok = await raw(d.port, 'GET', '/healthz');
   assert.equal(ok.status, 200);
 });
