@@ -343,10 +343,12 @@ $(BUILD)/noise_standalone: tests/unit/noise_standalone.c $(PIC_NOISE)
 	$(call quiet,CC,$@)$(CC) $(CSTD) $(WARN) $(FP) $(OPT) -Inoise -o $@ tests/unit/noise_standalone.c $(PIC_NOISE) -lm
 	$(Q)$@ >/dev/null || { $@; rm -f $@; exit 1; }
 
+# The release daemon is built too (tests/http/strain.test.mjs measures the
+# memory it gives back, which the sanitizer's allocator would keep).
 # The installed library is built here too, so that tests/setup/test_install.sh
 # (which runs `make install`, one job) only copies files and the compile
 # shares the -j of this build.
-test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(SAN_TESTS) $(TSAN_TESTS) $(LIB_FILES)
+test-build: $(BUILD)/noise_standalone $(BUILD)/asan/noisetile $(BUILD)/noisetile $(SAN_TESTS) $(TSAN_TESTS) $(LIB_FILES)
 	@:
 
 

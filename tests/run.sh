@@ -16,6 +16,9 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:halt_on_error=1${ASAN_OPTIO
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 export NOISETILE_BIN="${NOISETILE_BIN:-$PWD/$BUILD/asan/noisetile}"
+# The release daemon, for what the sanitizer's allocator would hide (memory
+# given back after a burst: tests/http/strain.test.mjs).
+export NOISETILE_REL_BIN="${NOISETILE_REL_BIN:-$PWD/$BUILD/noisetile}"
 
 # The C tests and the installed-library check are separate processes that
 # share nothing (ephemeral ports, mktemp files), so they run TEST_JOBS at a
