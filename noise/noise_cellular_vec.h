@@ -775,26 +775,42 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     }
 }
 
+/* nv_cell_row on a row of n samples xs at y (and t): noise values and
+ * gradients into v, g (to_float 0), or (2D) octave k added into fbm sums
+ * (2). */
+NV_FN void nv_cell_row_xs(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                          double y, double t, double *v, ne_grad g)
+{
+    nv_cell_row(d3, want_grad, to_float, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);
+}
+
+/* nv_cell_points on n points (xs[i], ys[i]) at t in plane units, into v, g */
+NV_FN void nv_cell_pts(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs, const double *ys,
+                       double t, double *v, ne_grad g)
+{
+    nv_cell_points(d3, want_grad, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);
+}
+
 #define NV_CELL_LOOPS(name, D3)                                                                           \
     static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
-        nv_cell_row(D3, 0, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
+        nv_cell_row_xs(D3, 0, 0, L, k, n, xs, y, t, v, g);                                               \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
-        nv_cell_row(D3, 1, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
+        nv_cell_row_xs(D3, 1, 0, L, k, n, xs, y, t, v, g);                                               \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
-        nv_cell_points(D3, 0, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
+        nv_cell_pts(D3, 0, L, k, n, xs, ys, t, v, g);                                                    \
     }                                                                                                     \
     static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
-        nv_cell_points(D3, 1, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
+        nv_cell_pts(D3, 1, L, k, n, xs, ys, t, v, g);                                                    \
     }
 NV_CELL_LOOPS(nv_cellular2, 0)
 NV_CELL_LOOPS(nv_cellular3, 1)
@@ -1091,9 +1107,9 @@ static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const do
                                        ne_grad acc_g)
 {
     if (acc_g)
-        nv_cell_row(0, 1, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, acc_g, NULL, NULL);
+        nv_cell_row_xs(0, 1, 2, L, k, n, xs, y, 0.0, acc_v, acc_g);
     else
-        nv_cell_row(0, 0, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, NULL, NULL, NULL);
+        nv_cell_row_xs(0, 0, 2, L, k, n, xs, y, 0.0, acc_v, NULL);
 }
 
 /* every loop wraps periodic layers' x and y cell indices (wraps 1) */

@@ -45,13 +45,13 @@
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_sq2_row(MODE, 0, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+        nv_sq2_row(MODE, 0, 0, L, k, n, xs, y, v, g);                                                     \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_sq2_row(MODE, 1, 0, L, k, n, xs, 0, 0, y, v, g, NULL, NULL);                                   \
+        nv_sq2_row(MODE, 1, 0, L, k, n, xs, y, v, g);                                                     \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
@@ -69,9 +69,9 @@
                                      double *acc_v, ne_grad acc_g)                                        \
     {                                                                                                     \
         if (acc_g)                                                                                        \
-            nv_sq2_row(MODE, 1, 2, L, k, n, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);                       \
+            nv_sq2_row(MODE, 1, 2, L, k, n, xs, y, acc_v, acc_g);                                         \
         else                                                                                              \
-            nv_sq2_row(MODE, 0, 2, L, k, n, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                        \
+            nv_sq2_row(MODE, 0, 2, L, k, n, xs, y, acc_v, NULL);                                           \
     }                                                                                                     \
     static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
                                           double step, double y0, float *fv, float *fg)                   \
@@ -87,13 +87,13 @@
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_rows(MODE, 0, 0, L, k, n, 1, 0, xs, 0, 0, y, v, g, NULL, NULL);                           \
+        nv_tri2_row(MODE, 0, 0, L, k, n, xs, y, v, g);                                                     \
     }                                                                                                     \
     static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
                                        double t, double *v, ne_grad g)                                    \
     {                                                                                                     \
         (void)t;                                                                                          \
-        nv_tri2_rows(MODE, 1, 0, L, k, n, 1, 0, xs, 0, 0, y, v, g, NULL, NULL);                           \
+        nv_tri2_row(MODE, 1, 0, L, k, n, xs, y, v, g);                                                     \
     }                                                                                                     \
     static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
                                        double t, double *v, ne_grad g)                                    \
@@ -111,17 +111,17 @@
                                      double *acc_v, ne_grad acc_g)                                        \
     {                                                                                                     \
         if (acc_g)                                                                                        \
-            nv_tri2_rows(MODE, 1, 2, L, k, n, 1, 0, xs, 0, 0, y, acc_v, acc_g, NULL, NULL);               \
+            nv_tri2_row(MODE, 1, 2, L, k, n, xs, y, acc_v, acc_g);                                         \
         else                                                                                              \
-            nv_tri2_rows(MODE, 0, 2, L, k, n, 1, 0, xs, 0, 0, y, acc_v, NULL, NULL, NULL);                \
+            nv_tri2_row(MODE, 0, 2, L, k, n, xs, y, acc_v, NULL);                                           \
     }                                                                                                     \
     static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
                                           double step, double y0, float *fv, float *fg)                   \
     {                                                                                                     \
         if (fg)                                                                                           \
-            nv_tri2_rows(MODE, 1, 1, L, 0, n, rows, row0, NULL, x0, step, y0, NULL, NULL, fv, fg);        \
+            nv_tri2_rows(MODE, 1, L, n, rows, row0, x0, step, y0, fv, fg);                                \
         else                                                                                              \
-            nv_tri2_rows(MODE, 0, 1, L, 0, n, rows, row0, NULL, x0, step, y0, NULL, NULL, fv, NULL);      \
+            nv_tri2_rows(MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                            \
     }
 
 #define NV_3D_LOOPS(name, LAT, MODE)                                                                          \

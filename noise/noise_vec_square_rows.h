@@ -314,18 +314,21 @@ NV_FN int nv_sq2_row_y(double qy, uint64_t *j, double *ty, double *sy, double *d
     return (*j + 0x80000000u) < 0xFFFFFFFFu;
 }
 
+/* One row of n samples xs at y: noise values and gradients into v, g
+ * (to_float 0), or octave k added into fbm sums (2). */
 NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
-                      double x0, double step, double y, double *v, ne_grad g, float *fv, float *fg)
+                      double y, double *v, ne_grad g)
 {
     double f = L->freq[k], qy = y * f, ty, sy, dsy;
     uint64_t j;
-    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy), share = nv_sq2_shares(n, xs, step, f) && j_ok;
+    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy), share = nv_sq2_shares(n, xs, 0, f) && j_ok;
     nv_out o = nv_out_of(want_grad, to_float, L, k);
     nv_sq2_cols cc;
     for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
-        nv_sq2_cols_at(mode, want_grad, 0, share, f, n, xs, x0, step, c0, &cc);
-        nv_sq2_chunk(mode, want_grad, to_float, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, xs, x0, step, v, g, fv,
-                     fg);
+        /* samples xs (x0 and step unused), into doubles (fv and fg unused) */
+        nv_sq2_cols_at(mode, want_grad, 0, share, f, n, xs, 0, 0, c0, &cc);
+        nv_sq2_chunk(mode, want_grad, to_float, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, xs, 0, 0, v, g, NULL,
+                     NULL);
     }
 }
 

@@ -1,5 +1,5 @@
-/* noise_vec_triangle_rows.h: the triangle lattice's row loop (nv_tri2_rows): a chunk
- * of a row walks a chain of the cells it crosses, hashed once and shared by
+/* noise_vec_triangle_rows.h: the triangle lattice's row loops (nv_tri2_row, and
+ * nv_tri2_rows for one-octave grids): a chunk of a row walks a chain of the cells it crosses, hashed once and shared by
  * the rows of a grid; the kernel itself is in noise_vec_triangle.h.
  *
  * Internal to noise/: included by noise_vec.h (in order, after the layers
@@ -309,10 +309,10 @@ NV_FN void nv_tri2_cols(const double *xs, double x0, double step, double f, int 
  * y0 of the samples xs (to_float 0 or 2), or `rows` rows of a grid
  * (to_float 1: sample i of row r at x0 + i * step, y0 + (row0 + r) *
  * step; row r at fv + r * n, fg + 2 * r * n), whose x is computed once for
- * all its rows. */
-NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, int rows, int row0,
-                        const double *xs, double x0, double step, double y0, double *v, ne_grad g, float *fv,
-                        float *fg)
+ * all its rows. Called through nv_tri2_row and nv_tri2_rows below. */
+NV_FN void nv_tri2_chunks(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, int rows,
+                          int row0, const double *xs, double x0, double step, double y0, double *v, ne_grad g,
+                          float *fv, float *fg)
 {
     nv_out o = nv_out_of(want_grad, to_float, L, k);
     double xq[NV_ROW_CHUNK + NV_W], xk[NV_ROW_CHUNK + NV_W];
@@ -329,6 +329,22 @@ NV_FN void nv_tri2_rows(int mode, int want_grad, int to_float, const ne_layer *L
                           &ch, v, g, fv ? fv + at : NULL, fg ? fg + 2 * at : NULL);
         }
     }
+}
+
+/* One row of n samples xs at y: noise values and gradients into v, g
+ * (to_float 0), or octave k added into fbm sums (2). */
+NV_FN void nv_tri2_row(int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                       double y, double *v, ne_grad g)
+{
+    nv_tri2_chunks(mode, want_grad, to_float, L, k, n, 1, 0, xs, 0, 0, y, v, g, NULL, NULL);
+}
+
+/* A one-octave grid into floats, as nv_sq2_rows: rows r < rows at y0 +
+ * (row0 + r) * step, sample i at x0 + i * step; fg NULL: values only. */
+NV_FN void nv_tri2_rows(int mode, int want_grad, const ne_layer *L, int n, int rows, int row0, double x0,
+                        double step, double y0, float *fv, float *fg)
+{
+    nv_tri2_chunks(mode, want_grad, 1, L, 0, n, rows, row0, NULL, x0, step, y0, NULL, NULL, fv, fg);
 }
 
 #endif
