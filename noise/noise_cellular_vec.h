@@ -784,36 +784,24 @@ NV_FN void nv_cell_row_xs(int d3, int want_grad, int to_float, const ne_layer *L
     nv_cell_row(d3, want_grad, to_float, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);
 }
 
-/* nv_cell_points on n points (xs[i], ys[i]) at t in plane units, into v, g */
+/* nv_cell_points on n points (xs[i], ys[i], or the row's y if ys is NULL)
+ * at t in plane units, into v, g (NV_LOOPS's arguments) */
 NV_FN void nv_cell_pts(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs, const double *ys,
-                       double t, double *v, ne_grad g)
+                       double y, double t, double *v, ne_grad g)
 {
-    nv_cell_points(d3, want_grad, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);
+    nv_cell_points(d3, want_grad, 0, L, k, n, xs, ys, 0, y, t, 0, v, g, NULL, NULL);
 }
 
-#define NV_CELL_LOOPS(name, D3)                                                                           \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_row_xs(D3, 0, 0, L, k, n, xs, y, t, v, g);                                               \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_row_xs(D3, 1, 0, L, k, n, xs, y, t, v, g);                                               \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_pts(D3, 0, L, k, n, xs, ys, t, v, g);                                                    \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_pts(D3, 1, L, k, n, xs, ys, t, v, g);                                                    \
-    }
-NV_CELL_LOOPS(nv_cellular2, 0)
-NV_CELL_LOOPS(nv_cellular3, 1)
+/* the row loop in NV_LOOPS's arguments (ys NULL) */
+NV_FN void nv_cell_row_loop(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                            const double *ys, double y, double t, double *v, ne_grad g)
+{
+    (void)ys;
+    nv_cell_row_xs(d3, want_grad, 0, L, k, n, xs, y, t, v, g);
+}
+
+NV_LOOPS(nv_cellular2, nv_cell_row_loop, nv_cell_pts, 0)
+NV_LOOPS(nv_cellular3, nv_cell_row_loop, nv_cell_pts, 1)
 
 NC_FLOAT_ROWS(nv_cellular2_floatrows, NV_TARGET, nv_cell_row)
 

@@ -40,144 +40,70 @@
 #include "noise_vec_triangle_rows.h"
 #include "noise_vec_square_rows.h"
 
-#define NV_SQ2_LOOPS(name, MODE)                                                                          \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_sq2_row(MODE, 0, 0, L, k, n, xs, y, v, g);                                                     \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_sq2_row(MODE, 1, 0, L, k, n, xs, y, v, g);                                                     \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_pts2(NV_SQ2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                               \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_pts2(NV_SQ2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                               \
-    }                                                                                                     \
+/* ---- the bases' loops (the functions nv_bases below points at) ---- */
+
+/* The 2D lattices' rows by lattice (lat: NV_SQ2 or NV_TRI2, a literal):
+ * a row of samples xs at y into doubles (to_float 0) or added into fbm
+ * sums (2); the same in NV_LOOPS's arguments; a one-octave grid into
+ * floats. */
+NV_FN void nv_row2(int lat, int mode, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                   double y, double *v, ne_grad g)
+{
+    if (lat == NV_SQ2)
+        nv_sq2_row(mode, want_grad, to_float, L, k, n, xs, y, v, g);
+    else
+        nv_tri2_row(mode, want_grad, to_float, L, k, n, xs, y, v, g);
+}
+NV_FN void nv_row2_loop(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                        const double *ys, double y, double t, double *v, ne_grad g)
+{
+    (void)ys;
+    (void)t;
+    nv_row2(lat, mode, want_grad, 0, L, k, n, xs, y, v, g);
+}
+NV_FN void nv_rows2(int lat, int mode, int want_grad, const ne_layer *L, int n, int rows, int row0, double x0,
+                    double step, double y0, float *fv, float *fg)
+{
+    if (lat == NV_SQ2)
+        nv_sq2_rows(mode, want_grad, L, n, rows, row0, x0, step, y0, fv, fg);
+    else
+        nv_tri2_rows(mode, want_grad, L, n, rows, row0, x0, step, y0, fv, fg);
+}
+
+/* A 2D lattice's loops: NV_LOOPS's four, fbm octaves added into the sums
+ * (ne_acc_fn) and one-octave grids into floats (ne_float_row_fn); its fbm
+ * at points (name_fbm) is NV_FBM_PTS's, in noise_vec_points.h. */
+#define NV_2D_LOOPS(name, LAT, MODE)                                                                      \
+    NV_LOOPS(name, nv_row2_loop, nv_pts2, LAT, MODE)                                                      \
     static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
                                      double *acc_v, ne_grad acc_g)                                        \
     {                                                                                                     \
         if (acc_g)                                                                                        \
-            nv_sq2_row(MODE, 1, 2, L, k, n, xs, y, acc_v, acc_g);                                         \
+            nv_row2(LAT, MODE, 1, 2, L, k, n, xs, y, acc_v, acc_g);                                       \
         else                                                                                              \
-            nv_sq2_row(MODE, 0, 2, L, k, n, xs, y, acc_v, NULL);                                           \
+            nv_row2(LAT, MODE, 0, 2, L, k, n, xs, y, acc_v, NULL);                                        \
     }                                                                                                     \
     static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
                                           double step, double y0, float *fv, float *fg)                   \
     {                                                                                                     \
         if (fg)                                                                                           \
-            nv_sq2_rows(MODE, 1, L, n, rows, row0, x0, step, y0, fv, fg);                                 \
+            nv_rows2(LAT, MODE, 1, L, n, rows, row0, x0, step, y0, fv, fg);                               \
         else                                                                                              \
-            nv_sq2_rows(MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                               \
+            nv_rows2(LAT, MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                             \
     }
 
-#define NV_TRI2_LOOPS(name, MODE)                                                                         \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_tri2_row(MODE, 0, 0, L, k, n, xs, y, v, g);                                                     \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_tri2_row(MODE, 1, 0, L, k, n, xs, y, v, g);                                                     \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_pts2(NV_TRI2, MODE, 0, L, k, n, xs, ys, 0, v, g);                                              \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        nv_pts2(NV_TRI2, MODE, 1, L, k, n, xs, ys, 0, v, g);                                              \
-    }                                                                                                     \
-    static NV_TARGET void name##_acc(const ne_layer *L, int k, int n, const double *xs, double y,         \
-                                     double *acc_v, ne_grad acc_g)                                        \
-    {                                                                                                     \
-        if (acc_g)                                                                                        \
-            nv_tri2_row(MODE, 1, 2, L, k, n, xs, y, acc_v, acc_g);                                         \
-        else                                                                                              \
-            nv_tri2_row(MODE, 0, 2, L, k, n, xs, y, acc_v, NULL);                                           \
-    }                                                                                                     \
-    static NV_TARGET void name##_floatrow(const ne_layer *L, int n, int rows, int row0, double x0,        \
-                                          double step, double y0, float *fv, float *fg)                   \
-    {                                                                                                     \
-        if (fg)                                                                                           \
-            nv_tri2_rows(MODE, 1, L, n, rows, row0, x0, step, y0, fv, fg);                                \
-        else                                                                                              \
-            nv_tri2_rows(MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                            \
-    }
-
-#define NV_3D_LOOPS(name, LAT, MODE)                                                                          \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_pts3(LAT, MODE, 0, L, k, n, xs, NULL, y, t, v, g);                                          \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_pts3(LAT, MODE, 1, L, k, n, xs, NULL, y, t, v, g);                                          \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_pts3(LAT, MODE, 0, L, k, n, xs, ys, 0, t, v, g);                                          \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_pts3(LAT, MODE, 1, L, k, n, xs, ys, 0, t, v, g);                                          \
-    }
-NV_3D_LOOPS(nv_value_sq3, NV_SQ2, NK_MODE_VALUE)
-NV_3D_LOOPS(nv_perlin_sq3, NV_SQ2, NK_MODE_PERLIN)
-NV_3D_LOOPS(nv_value_tet3, NV_TRI2, NK_MODE_VALUE)
-NV_3D_LOOPS(nv_perlin_tet3, NV_TRI2, NK_MODE_PERLIN)
-NV_3D_LOOPS(nv_simplex_tet3, NV_TRI2, NK_MODE_SIMPLEX)
-#define NV_IMPROVED_LOOPS(name, D3)                                                                       \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_improved_pts(D3, 0, L, k, n, xs, NULL, y, t, v, g);                                            \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_improved_pts(D3, 1, L, k, n, xs, NULL, y, t, v, g);                                            \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_improved_pts(D3, 0, L, k, n, xs, ys, 0, t, v, g);                                              \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_improved_pts(D3, 1, L, k, n, xs, ys, 0, t, v, g);                                              \
-    }
-NV_IMPROVED_LOOPS(nv_improved2, 0)
-NV_IMPROVED_LOOPS(nv_improved3, 1)
-NV_SQ2_LOOPS(nv_value_sq2, NK_MODE_VALUE)
-NV_SQ2_LOOPS(nv_perlin_sq2, NK_MODE_PERLIN)
-NV_TRI2_LOOPS(nv_value_tri2, NK_MODE_VALUE)
-NV_TRI2_LOOPS(nv_perlin_tri2, NK_MODE_PERLIN)
-NV_TRI2_LOOPS(nv_simplex_tri2, NK_MODE_SIMPLEX)
+NV_LOOPS(nv_value_sq3, nv_pts3, nv_pts3, NV_SQ2, NK_MODE_VALUE)
+NV_LOOPS(nv_perlin_sq3, nv_pts3, nv_pts3, NV_SQ2, NK_MODE_PERLIN)
+NV_LOOPS(nv_value_tet3, nv_pts3, nv_pts3, NV_TRI2, NK_MODE_VALUE)
+NV_LOOPS(nv_perlin_tet3, nv_pts3, nv_pts3, NV_TRI2, NK_MODE_PERLIN)
+NV_LOOPS(nv_simplex_tet3, nv_pts3, nv_pts3, NV_TRI2, NK_MODE_SIMPLEX)
+NV_LOOPS(nv_improved2, nv_improved_pts, nv_improved_pts, 0)
+NV_LOOPS(nv_improved3, nv_improved_pts, nv_improved_pts, 1)
+NV_2D_LOOPS(nv_value_sq2, NV_SQ2, NK_MODE_VALUE)
+NV_2D_LOOPS(nv_perlin_sq2, NV_SQ2, NK_MODE_PERLIN)
+NV_2D_LOOPS(nv_value_tri2, NV_TRI2, NK_MODE_VALUE)
+NV_2D_LOOPS(nv_perlin_tri2, NV_TRI2, NK_MODE_PERLIN)
+NV_2D_LOOPS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
 
 #include "noise_cellular_vec.h"
 

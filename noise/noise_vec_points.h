@@ -48,10 +48,12 @@ NV_FN void nv_eval2(int lat, int mode, int want_grad, uint32_t seed, uint32_t pe
     *g1 = vd_loadu(G1);
 }
 
-/* Base noise of octave k at n points (ys NULL: all at the row's y). */
+/* Base noise of octave k at n points (ys NULL: all at the row's y); t
+ * unused (NV_LOOPS's arguments). */
 NV_FN void nv_pts2(int lat, int mode, int want_grad, const ne_layer *L, int k, int n, const double *xs,
-                   const double *ys, double y, double *v, ne_grad g)
+                   const double *ys, double y, double t, double *v, ne_grad g)
 {
+    (void)t;
     uint32_t seed = L->seed[k], per = L->period[k];
     double f = L->freq[k], qy = y * f;
     vd vf = vd_set1(f), vqy = vd_set1(qy);

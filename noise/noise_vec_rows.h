@@ -1,7 +1,8 @@
 /* noise_vec_rows.h: what every row loop shares: a row's output numbers (nv_out),
  * the emit of a vector of samples into doubles, fbm sums or floats (nv_emit_o),
- * the samples' plane x (nv_row_x) and the chunk size. The lattices' row loops
- * are in noise_vec_square_rows.h and noise_vec_triangle_rows.h.
+ * the samples' plane x (nv_row_x), the chunk size, and the one wrapper macro of
+ * every base's row and points loops (NV_LOOPS). The lattices' row loops are in
+ * noise_vec_square_rows.h and noise_vec_triangle_rows.h.
  *
  * Internal to noise/: included by noise_vec.h (in order, after the layers
  * before it), once per instruction-set path; prefixes: noise_field.h.
@@ -115,5 +116,35 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
 
 /* A row is taken in chunks of at most this many samples. */
 #define NV_ROW_CHUNK 256
+
+/* The four loops every vector base has (ne_base's row_v, row_g, pts_v and
+ * pts_g: values alone, and with gradients), the one wrapper for all of
+ * them: each calls ROW (rows) or PTS (points), functions of the same
+ * arguments (often the same function):
+ *     F(A..., want_grad, L, k, n, xs, ys, y, t, v, g)
+ * A...: the base's constant arguments (its lattice, mode, ...), as given
+ * after PTS; ys NULL: a row at y, else points (ys[i], with y 0); t: the
+ * layer's t (2D bases ignore it). */
+#define NV_LOOPS(name, ROW, PTS, ...)                                                                     \
+    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        ROW(__VA_ARGS__, 0, L, k, n, xs, NULL, y, t, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        ROW(__VA_ARGS__, 1, L, k, n, xs, NULL, y, t, v, g);                                               \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        PTS(__VA_ARGS__, 0, L, k, n, xs, ys, 0, t, v, g);                                                 \
+    }                                                                                                     \
+    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
+                                       double t, double *v, ne_grad g)                                    \
+    {                                                                                                     \
+        PTS(__VA_ARGS__, 1, L, k, n, xs, ys, 0, t, v, g);                                                 \
+    }
 
 #endif
