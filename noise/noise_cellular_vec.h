@@ -1098,11 +1098,12 @@ static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const do
         nv_cell_row_xs(0, 0, 2, L, k, n, xs, y, 0.0, acc_v, NULL);
 }
 
-/* every loop wraps periodic layers' x and y cell indices (wraps 1) */
+/* nv_bases' entries (ne_base; a field not named: the scalar loop's). Every
+ * loop wraps periodic layers' x and y cell indices (wraps 1); fbm values
+ * alone keep the driver's sum (acc_values 0). */
 #define NV_CELL_BASE2                                                                                     \
-    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, nv_cellular2_acc, 0, \
-      nv_cellular2_floatrow, NULL, 1 }
-#define NV_CELL_BASE3                                                                                     \
-    { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL, NULL, 1 }
+    { NV_LOOPS_FIELDS(nv_cellular2), .row_acc = nv_cellular2_acc, .float_row = nv_cellular2_floatrow,     \
+      .wraps = 1 }
+#define NV_CELL_BASE3 { NV_LOOPS_FIELDS(nv_cellular3), .wraps = 1 }
 
 #endif

@@ -107,37 +107,41 @@ NV_2D_LOOPS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
 
 #include "noise_cellular_vec.h"
 
-/* the square lattice's loops wrap periodic layers' indices (wraps 1) */
-#define NV_SQ2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm, 1 }
-#define NV_TRI2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, name##_acc, 1, name##_floatrow, name##_fbm }
-#define NV_3D_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
-/* improved noise's 2D slice: the 3D loops and fbm at points */
-#define NV_IMP2_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL, name##_fbm }
-
 #include "noise_classic_vec.h"
+
+/* The entries of nv_bases (ne_base, noise_field.h); a field not named is
+ * NULL or 0: the scalar loop's. NV_BASE: NV_LOOPS's four loops alone. */
+#define NV_BASE(name) { NV_LOOPS_FIELDS(name) }
+/* a 2D lattice's (NV_2D_LOOPS and NV_FBM_PTS); wraps: 1 if its loops take
+ * periodic layers (the square lattice's wrap its indices) */
+#define NV_2D_BASE(name, WRAPS)                                                                           \
+    { NV_LOOPS_FIELDS(name), .row_acc = name##_acc, .acc_values = 1, .float_row = name##_floatrow,        \
+      .fbm_pts = name##_fbm, .wraps = WRAPS }
+/* improved noise's 2D slice: the four loops and fbm at points */
+#define NV_IMP2_BASE(name) { NV_LOOPS_FIELDS(name), .fbm_pts = name##_fbm }
 
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
     [NOISE_VALUE] = {
-        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_value_sq2), NV_3D_BASE(nv_value_sq3) },
-        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_value_tri2), NV_3D_BASE(nv_value_tet3) },
+        [NOISE_SQUARE] = { NV_2D_BASE(nv_value_sq2, 1), NV_BASE(nv_value_sq3) },
+        [NOISE_TRIANGLE] = { NV_2D_BASE(nv_value_tri2, 0), NV_BASE(nv_value_tet3) },
     },
     [NOISE_PERLIN] = {
-        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_3D_BASE(nv_perlin_sq3) },
-        [NOISE_TRIANGLE] = { NV_TRI2_BASE(nv_perlin_tri2), NV_3D_BASE(nv_perlin_tet3) },
+        [NOISE_SQUARE] = { NV_2D_BASE(nv_perlin_sq2, 1), NV_BASE(nv_perlin_sq3) },
+        [NOISE_TRIANGLE] = { NV_2D_BASE(nv_perlin_tri2, 0), NV_BASE(nv_perlin_tet3) },
         /* the GLSL variants: 2D only (with t the scalar loops) */
-        [NE_PERLIN_ANGLE_SQUARE] = { NV_3D_BASE(nv_perlin_angle2) },
-        [NE_PERLIN_ANGLE_TRIANGLE] = { NV_3D_BASE(nv_simplex_ac2) },
+        [NE_PERLIN_ANGLE_SQUARE] = { NV_BASE(nv_perlin_angle2) },
+        [NE_PERLIN_ANGLE_TRIANGLE] = { NV_BASE(nv_simplex_ac2) },
     },
     [NOISE_SIMPLEX] = {
-        [NE_SIMPLEX_TABLE_CLASSIC] = { NV_TRI2_BASE(nv_simplex_tri2), NV_3D_BASE(nv_simplex_tet3) },
-        [NE_SIMPLEX_ANGLE_CLASSIC] = { NV_3D_BASE(nv_simplex_ac2) },
-        [NE_SIMPLEX_TABLE_QUARTIC] = { NV_3D_BASE(nv_simplex_tq2) },
-        [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_3D_BASE(nv_simplex_aq2) },
+        [NE_SIMPLEX_TABLE_CLASSIC] = { NV_2D_BASE(nv_simplex_tri2, 0), NV_BASE(nv_simplex_tet3) },
+        [NE_SIMPLEX_ANGLE_CLASSIC] = { NV_BASE(nv_simplex_ac2) },
+        [NE_SIMPLEX_TABLE_QUARTIC] = { NV_BASE(nv_simplex_tq2) },
+        [NE_SIMPLEX_ANGLE_QUARTIC] = { NV_BASE(nv_simplex_aq2) },
     },
     [NOISE_IMPROVED] = {
-        [NOISE_SQUARE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
-        [NOISE_TRIANGLE] = { NV_IMP2_BASE(nv_improved2), NV_3D_BASE(nv_improved3) },
+        [NOISE_SQUARE] = { NV_IMP2_BASE(nv_improved2), NV_BASE(nv_improved3) },
+        [NOISE_TRIANGLE] = { NV_IMP2_BASE(nv_improved2), NV_BASE(nv_improved3) },
     },
     [NOISE_CELLULAR] = {
         [NOISE_SQUARE] = { NV_CELL_BASE2, NV_CELL_BASE3 },
@@ -145,9 +149,9 @@ static const ne_base_table nv_bases = {
     },
     /* classic: 2D only (with t the scalar loops) */
     [NOISE_CLASSIC] = {
-        [NOISE_FADE_LINEAR] = { NV_3D_BASE(nv_classic_l2) },
-        [NOISE_FADE_CUBIC] = { NV_3D_BASE(nv_classic_c2) },
-        [NOISE_FADE_QUINTIC] = { NV_3D_BASE(nv_classic_q2) },
+        [NOISE_FADE_LINEAR] = { NV_BASE(nv_classic_l2) },
+        [NOISE_FADE_CUBIC] = { NV_BASE(nv_classic_c2) },
+        [NOISE_FADE_QUINTIC] = { NV_BASE(nv_classic_q2) },
     },
 };
 

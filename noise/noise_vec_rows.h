@@ -146,5 +146,7 @@ NV_FN vd nv_row_x(const double *xs, double x0, double step, int i, int n)
     {                                                                                                     \
         PTS(__VA_ARGS__, 1, L, k, n, xs, ys, 0, t, v, g);                                                 \
     }
+/* NV_LOOPS's four in an ne_base initialiser */
+#define NV_LOOPS_FIELDS(name) .row_v = name##_row_v, .row_g = name##_row_g, .pts_v = name##_pts_v, .pts_g = name##_pts_g
 
 #endif
