@@ -35,6 +35,8 @@
  * bound, 2D 5 x 5 cells and ring-3 bound after it; lanes whose cells (or
  * their neighbours) are not int32 indices, and what the bounds leave, take
  * nc_eval.
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_CELLULAR_VEC_H
 #define NOISE_CELLULAR_VEC_H

@@ -9,6 +9,8 @@
  * and float cosine and sine by vd_round_f (double -> float -> double, as the
  * scalar casts), the hash in 32-bit lanes. Lanes whose cell index lies
  * outside the int32 range take the scalar kernel.
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_CLASSIC_VEC_H
 #define NOISE_CLASSIC_VEC_H

@@ -22,6 +22,27 @@
  * 0: compute or gather them), NV_PTS_TABLES (the same choice for the
  * point batches' blocks alone; 1 needs vd_table1/vd_table2), and the
  * operations used below.
+ *
+ * The kernels and loops are split by lattice, included below in this order
+ * (each file uses what the files before it define):
+ *   noise_vec_hash.h           fade curves, SmallXXHash on lanes, period
+ *                              wraps, the index checks
+ *   noise_vec_tables.h         the corner tables on lanes
+ *   noise_vec_square.h         the square lattice in 2D (value, perlin): nv_sq2
+ *   noise_vec_triangle.h       the triangle lattice in 2D (value, perlin,
+ *                              simplex): nv_tri2
+ *   noise_vec_3d.h             3D: nv_sq3, nv_tet3 and their loop nv_pts3
+ *   noise_vec_improved.h       Ken Perlin's Improved Noise
+ *   noise_vec_points.h         the 2D points loops, fbm at batches of points
+ *   noise_vec_rows.h           what the row loops share; NV_LOOPS, the one
+ *                              wrapper of every base's rows and points
+ *   noise_vec_triangle_rows.h  the triangle lattice's row loops
+ *   noise_vec_square_rows.h    the square lattice's row loops
+ *   noise_cellular_vec.h       cellular noise
+ *   noise_classic_vec.h        the seed documents' variants (classic, perlin
+ *                              with angle gradients, simplex's variants)
+ * and this file writes the bases' loops and this path's table, nv_bases.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_H
 #define NOISE_VEC_H
