@@ -1,9 +1,10 @@
-/* noise_vec_3d.h: the 3D kernels: the square lattice (nv_sq3, twin of nk_sq3) and
- * the tetrahedral one (nv_tet3, twin of nk_tet3), and their loop over points
- * and rows (nv_pts3).
+/* noise_vec_3d.h: the 3D kernels: the square lattice (nv_sq3, twin of nk_sq3)
+ * and the tetrahedral one (nv_tet3, twin of nk_tet3), and their loop over
+ * points and rows (nv_pts3).
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_3D_H
 #define NOISE_VEC_3D_H

@@ -1,9 +1,10 @@
-/* noise_vec_hash.h: the lattice helpers every vector kernel uses: the fade curves,
- * SmallXXHash on lanes (nl_eat / nl_avalanche of noise_lattice.h), a period's
- * index wrap, and the checks that send a lane to the scalar kernel.
+/* noise_vec_hash.h: the lattice helpers every vector kernel uses: the fade
+ * curves, SmallXXHash on lanes (nl_eat / nl_avalanche of noise_lattice.h), a
+ * period's index wrap, and the checks that send a lane to the scalar kernel.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_HASH_H
 #define NOISE_VEC_HASH_H

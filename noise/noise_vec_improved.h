@@ -2,8 +2,9 @@
  * nk_improved3: 3D, and its z = 0 slice for 2D) and its loop over points and
  * rows.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_IMPROVED_H
 #define NOISE_VEC_IMPROVED_H

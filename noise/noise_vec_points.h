@@ -2,8 +2,9 @@
  * (nv_eval2, nv_pts2) and fbm at batches of points (ne_fbm_pts_fn: nv_fbm_pts,
  * with the two-pass blocks nv_sq2_block and nv_tri2_block).
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_POINTS_H
 #define NOISE_VEC_POINTS_H

@@ -1,11 +1,12 @@
-/* noise_vec_rows.h: what every row loop shares: a row's output numbers (nv_out),
- * the emit of a vector of samples into doubles, fbm sums or floats (nv_emit_o),
- * the samples' plane x (nv_row_x), the chunk size, and the one wrapper macro of
- * every base's row and points loops (NV_LOOPS). The lattices' row loops are in
- * noise_vec_square_rows.h and noise_vec_triangle_rows.h.
+/* noise_vec_rows.h: what every row loop shares: a row's output numbers
+ * (nv_out), the emit of a vector of samples into doubles, fbm sums or floats
+ * (nv_emit_o), the samples' plane x (nv_row_x), the chunk size, and the one
+ * wrapper macro of every base's row and points loops (NV_LOOPS). The lattices'
+ * row loops are in noise_vec_square_rows.h and noise_vec_triangle_rows.h.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_ROWS_H
 #define NOISE_VEC_ROWS_H

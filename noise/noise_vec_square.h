@@ -1,10 +1,11 @@
-/* noise_vec_square.h: the square lattice in 2D (value and perlin noise): the kernel
- * nv_sq2, twin of nk_sq2p, on NV_W points. Its row loop, which shares a cell's
- * work between samples, is in noise_vec_square_rows.h; its batch blocks
+/* noise_vec_square.h: the square lattice in 2D (value and perlin noise): the
+ * kernel nv_sq2, twin of nk_sq2p, on NV_W points. Its row loop, which shares a
+ * cell's work between samples, is in noise_vec_square_rows.h; its batch blocks
  * (nv_sq2_block) in noise_vec_points.h.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_SQUARE_H
 #define NOISE_VEC_SQUARE_H

@@ -2,8 +2,9 @@
  * nv_sq2_rows for one-octave grids): a chunk's cells set up once and shared by
  * its samples; the kernel itself is in noise_vec_square.h.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_SQUARE_ROWS_H
 #define NOISE_VEC_SQUARE_ROWS_H

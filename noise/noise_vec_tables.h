@@ -1,9 +1,10 @@
-/* noise_vec_tables.h: the corner tables on lanes: a hash's byte A as an index into
- * noise_lattice.h's value, diamond and perlin2 tables (loaded, gathered or
+/* noise_vec_tables.h: the corner tables on lanes: a hash's byte A as an index
+ * into noise_lattice.h's value, diamond and perlin2 tables (loaded, gathered or
  * computed by the table's own expression, as the path chooses: NV_TABLES).
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_TABLES_H
 #define NOISE_VEC_TABLES_H

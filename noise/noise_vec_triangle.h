@@ -1,10 +1,11 @@
-/* noise_vec_triangle.h: the triangle lattice in 2D (value, perlin and simplex noise):
- * the kernel nv_tri2, twin of nk_tri2, on NV_W points. Its row loop (a chain of
- * the row's cells) is in noise_vec_triangle_rows.h; its batch blocks
+/* noise_vec_triangle.h: the triangle lattice in 2D (value, perlin and simplex
+ * noise): the kernel nv_tri2, twin of nk_tri2, on NV_W points. Its row loop (a
+ * chain of the row's cells) is in noise_vec_triangle_rows.h; its batch blocks
  * (nv_tri2_block) in noise_vec_points.h.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_TRIANGLE_H
 #define NOISE_VEC_TRIANGLE_H

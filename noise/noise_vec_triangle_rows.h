@@ -1,9 +1,11 @@
 /* noise_vec_triangle_rows.h: the triangle lattice's row loops (nv_tri2_row, and
- * nv_tri2_rows for one-octave grids): a chunk of a row walks a chain of the cells it crosses, hashed once and shared by
- * the rows of a grid; the kernel itself is in noise_vec_triangle.h.
+ * nv_tri2_rows for one-octave grids): a chunk of a row walks a chain of the
+ * cells it crosses, hashed once and shared by the rows of a grid; the kernel
+ * itself is in noise_vec_triangle.h.
  *
- * Internal to noise/: included by noise_vec.h (in order, after the layers
- * before it), once per instruction-set path; prefixes: noise_field.h.
+ * Internal to noise/: included by noise_vec.h, in the order it lists (a file
+ * uses what the files before it define), once per instruction-set path.
+ * Internal prefixes (nv_, nk_, nl_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_TRIANGLE_ROWS_H
 #define NOISE_VEC_TRIANGLE_ROWS_H
