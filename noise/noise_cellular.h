@@ -36,6 +36,8 @@
  * strictly farther than the result, so they can neither win nor tie. Ring 4
  * is never needed: with jitter <= 1, F2 <= 3 (manhattan in 3D, the largest
  * bound), and ring 4's gaps exceed 3.
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_CELLULAR_H
 #define NOISE_CELLULAR_H

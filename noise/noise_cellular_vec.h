@@ -35,6 +35,8 @@
  * bound, 2D 5 x 5 cells and ring-3 bound after it; lanes whose cells (or
  * their neighbours) are not int32 indices, and what the bounds leave, take
  * nc_eval.
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_CELLULAR_VEC_H
 #define NOISE_CELLULAR_VEC_H
@@ -42,6 +44,20 @@
 #include "noise_cellular.h"
 
 #include <string.h>
+
+/* Every (distance, return) pair of cellular noise: the one list from which
+ * the code specialised for each pair is generated (the points' and the
+ * rows' dispatch, the band's row functions and their table), X(D, RET) for
+ * each pair in the order of its index NV_CELL_INDEX(D, RET). Each copy has
+ * the pair as literals, so its distance and return branches fold. */
+#define NV_CELL_PAIRS(X)                                                                                  \
+    X(NOISE_EUCLIDEAN, NOISE_F1) X(NOISE_EUCLIDEAN, NOISE_F2) X(NOISE_EUCLIDEAN, NOISE_F2_F1)             \
+    X(NOISE_EUCLIDEAN, NOISE_CELL)                                                                        \
+    X(NOISE_MANHATTAN, NOISE_F1) X(NOISE_MANHATTAN, NOISE_F2) X(NOISE_MANHATTAN, NOISE_F2_F1)             \
+    X(NOISE_MANHATTAN, NOISE_CELL)                                                                        \
+    X(NOISE_CHEBYSHEV, NOISE_F1) X(NOISE_CHEBYSHEV, NOISE_F2) X(NOISE_CHEBYSHEV, NOISE_F2_F1)             \
+    X(NOISE_CHEBYSHEV, NOISE_CELL)
+#define NV_CELL_INDEX(D, RET) ((D) * NOISE_RETURN_COUNT + (RET))
 
 /* nc_grad_f on lanes, for offsets d (dims 2 or 3) */
 NV_FN void nv_cell_grad_f(int distance, int dims, const vd *d, vd F, vd *out)
@@ -253,12 +269,6 @@ NV_FN void nv_cell_one(int dist, int ret, int want_grad, int d3, nv_win *w, vd f
             w->d2[0] = vd_add(vd_xor_sign(w->d2[0]), zero);
     }
 }
-
-#define NV_ONE_CASE(D, R)                                                                     \
-    case (D) * NOISE_RETURN_COUNT + (R):                                                      \
-        nv_cell_one(D, R, want_grad, d3, &w, fx, cc, c);                                      \
-        break;
-#define NV_ONE_DIST(D) NV_ONE_CASE(D, NOISE_F1) NV_ONE_CASE(D, NOISE_F2) NV_ONE_CASE(D, NOISE_F2_F1) NV_ONE_CASE(D, NOISE_CELL)
 
 /* The candidates of the rows rs[0 .. nr) (in key order) and the columns
  * q0 .. q1 around lanes whose cells are at column index lc, in key order. */
@@ -565,12 +575,6 @@ NV_FN void nv_cell_pts_vec(int dist, int ret, int d3, int want_grad, const ne_ce
     }
 }
 
-#define NV_PTS_CASE(D, RET)                                                                                   \
-    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, per, q, &val, gv);                                    \
-        break;
-#define NV_PTS_DIST(D) NV_PTS_CASE(D, NOISE_F1) NV_PTS_CASE(D, NOISE_F2) NV_PTS_CASE(D, NOISE_F2_F1) NV_PTS_CASE(D, NOISE_CELL)
-
 /* Octave k of a layer at n points (xs[i], ys[i]), or along a row at y
  * when ys is NULL (xs in noise units already when noise_x), and t: the
  * values and noise-space gradients into v, g from index i0 (to_float 1: a
@@ -602,12 +606,16 @@ NV_FN void nv_cell_points(int d3, int want_grad, int to_float, const ne_layer *L
         if (!noise_x)
             q[0] = vd_mul(q[0], vf);
         q[2] = qt;
-        switch (C->distance * NOISE_RETURN_COUNT + C->ret) {
-            NV_PTS_DIST(NOISE_EUCLIDEAN)
-            NV_PTS_DIST(NOISE_MANHATTAN)
-            NV_PTS_DIST(NOISE_CHEBYSHEV)
+        /* nv_cell_pts_vec with the layer's distance and return as literals */
+#define NV_PTS_CASE(D, RET)                                                                                   \
+    case NV_CELL_INDEX(D, RET):                                                                               \
+        nv_cell_pts_vec(D, RET, d3, want_grad, C, seed, per, q, &val, gv);                                    \
+        break;
+        switch (NV_CELL_INDEX(C->distance, C->ret)) {
+            NV_CELL_PAIRS(NV_PTS_CASE)
         default: val = gv[0] = gv[1] = gv[2] = vd_zero(); break;
         }
+#undef NV_PTS_CASE
         nv_cell_emit(d3, want_grad, to_float, &o, i0 + i, m, val, gv, v, g, fv, fg);
     }
 }
@@ -662,23 +670,21 @@ NV_FN void nv_cell_vecs(int dist, int ret, int d3, int want_grad, int to_float, 
     }
 }
 
-/* nv_cell_vecs(distance, return, ...) with the layer C's distance and
- * return as literals (each case its own copy), the rest of the arguments
- * as given */
-#define NV_VECS_CASE(D, RET, ...)                                                                             \
-    case (D) * NOISE_RETURN_COUNT + (RET):                                                                    \
-        nv_cell_vecs(D, RET, __VA_ARGS__);                                                                    \
+/* nv_cell_vecs with the layer C's distance and return as literals (each
+ * pair its own copy), the rest of the arguments as given */
+NV_FN void nv_cell_vecs_of(const ne_cell *C, int d3, int want_grad, int to_float, nv_crow *R, const double *X,
+                           double x0, double step, int c0, int mc, double *v, ne_grad g, float *fv, float *fg)
+{
+#define NV_VECS_CASE(D, RET)                                                                                  \
+    case NV_CELL_INDEX(D, RET):                                                                               \
+        nv_cell_vecs(D, RET, d3, want_grad, to_float, R, X, x0, step, c0, mc, v, g, fv, fg);                  \
         break;
-#define NV_VECS_DIST(D, ...)                                                                                  \
-    NV_VECS_CASE(D, NOISE_F1, __VA_ARGS__) NV_VECS_CASE(D, NOISE_F2, __VA_ARGS__)                             \
-    NV_VECS_CASE(D, NOISE_F2_F1, __VA_ARGS__) NV_VECS_CASE(D, NOISE_CELL, __VA_ARGS__)
-#define NV_VECS_SWITCH(C, ...)                                                                                \
-    switch ((C)->distance * NOISE_RETURN_COUNT + (C)->ret) {                                                  \
-        NV_VECS_DIST(NOISE_EUCLIDEAN, __VA_ARGS__)                                                            \
-        NV_VECS_DIST(NOISE_MANHATTAN, __VA_ARGS__)                                                            \
-        NV_VECS_DIST(NOISE_CHEBYSHEV, __VA_ARGS__)                                                            \
-    default: break;                                                                                           \
+    switch (NV_CELL_INDEX(C->distance, C->ret)) {
+        NV_CELL_PAIRS(NV_VECS_CASE)
+    default: break;
     }
+#undef NV_VECS_CASE
+}
 
 /* R for octave k of a layer along a row at y (and t) */
 NV_FN void nv_crow_at(nv_crow *R, int d3, int want_grad, int to_float, const ne_layer *L, int k, double y, double t)
@@ -763,7 +769,7 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
                 for (int ey = 0; ey < 3; ey++)
                     nv_ccols_row(&ccs, C, R.s, R.per, d3, want_grad, R.a0, R.n_cols, R.j, R.kk, R.fyz[1], R.fyz[2],
                                  ez * 3 + ey, ey - 1, ez - 1);
-            NV_VECS_SWITCH(C, d3, want_grad, to_float, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg)
+            nv_cell_vecs_of(C, d3, want_grad, to_float, &R, mono ? NULL : X, x0, step, c0, mc, v, g, fv, fg);
             continue;
         }
         /* every lane its own cells (more than a cell per sample, or
@@ -775,29 +781,33 @@ NV_FN void nv_cell_row(int d3, int want_grad, int to_float, const ne_layer *L, i
     }
 }
 
-#define NV_CELL_LOOPS(name, D3)                                                                           \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_row(D3, 0, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_row(D3, 1, 0, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);                                 \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_points(D3, 0, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        nv_cell_points(D3, 1, 0, L, k, n, xs, ys, 0, 0.0, t, 0, v, g, NULL, NULL);                        \
-    }
-NV_CELL_LOOPS(nv_cellular2, 0)
-NV_CELL_LOOPS(nv_cellular3, 1)
+/* nv_cell_row on a row of n samples xs at y (and t): noise values and
+ * gradients into v, g (to_float 0), or (2D) octave k added into fbm sums
+ * (2). */
+NV_FN void nv_cell_row_xs(int d3, int want_grad, int to_float, const ne_layer *L, int k, int n, const double *xs,
+                          double y, double t, double *v, ne_grad g)
+{
+    nv_cell_row(d3, want_grad, to_float, L, k, n, xs, 0, 0, y, t, v, g, NULL, NULL);
+}
+
+/* nv_cell_points on n points (xs[i], ys[i], or the row's y if ys is NULL)
+ * at t in plane units, into v, g (NV_LOOPS's arguments) */
+NV_FN void nv_cell_pts(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs, const double *ys,
+                       double y, double t, double *v, ne_grad g)
+{
+    nv_cell_points(d3, want_grad, 0, L, k, n, xs, ys, 0, y, t, 0, v, g, NULL, NULL);
+}
+
+/* the row loop in NV_LOOPS's arguments (ys NULL) */
+NV_FN void nv_cell_row_loop(int d3, int want_grad, const ne_layer *L, int k, int n, const double *xs,
+                            const double *ys, double y, double t, double *v, ne_grad g)
+{
+    (void)ys;
+    nv_cell_row_xs(d3, want_grad, 0, L, k, n, xs, y, t, v, g);
+}
+
+NV_LOOPS(nv_cellular2, nv_cell_row_loop, nv_cell_pts, 0)
+NV_LOOPS(nv_cellular3, nv_cell_row_loop, nv_cell_pts, 1)
 
 NC_FLOAT_ROWS(nv_cellular2_floatrows, NV_TARGET, nv_cell_row)
 
@@ -935,7 +945,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_slow(nv_crow *R, const 
 static NV_TARGET __attribute__((noinline)) void nv_cband_vec(int want_grad, nv_crow *R, const nv_cband *B, int c0,
                                                               int i, int m, float *fv, float *fg)
 {
-    NV_VECS_SWITCH(R->C, 0, want_grad, 1, R, B->x + i, 0, 0, c0 + i, m, NULL, NULL, fv, fg)
+    nv_cell_vecs_of(R->C, 0, want_grad, 1, R, B->x + i, 0, 0, c0 + i, m, NULL, NULL, fv, fg);
 }
 
 /* One row of a band's chunk (samples c0 .. c0 + mc - 1) into the row's
@@ -978,7 +988,7 @@ NV_FN void nv_cband_row(int dist, int ret, int want_grad, nv_crow *R, const nv_c
 
 /* nv_cband_row for each distance, return and want_grad, a function each
  * (one function holding all 24 measured up to 50 % slower), indexed by
- * (distance * NOISE_RETURN_COUNT + return) * 2 + want_grad */
+ * NV_CELL_INDEX(distance, return) * 2 + want_grad */
 typedef void nv_cband_row_fn(nv_crow *R, const nv_cband *B, int c0, int mc, float *fv, float *fg);
 #define NV_BROW_FN(D, RET, G)                                                                               \
     static NV_TARGET __attribute__((noinline)) void nv_cband_row_##D##_##RET##_##G(                        \
@@ -986,21 +996,15 @@ typedef void nv_cband_row_fn(nv_crow *R, const nv_cband *B, int c0, int mc, floa
     {                                                                                                       \
         nv_cband_row(D, RET, G, R, B, c0, mc, fv, fg);                                                      \
     }
-#define NV_BROW_RET(D, RET) NV_BROW_FN(D, RET, 0) NV_BROW_FN(D, RET, 1)
-#define NV_BROW_DIST(D) NV_BROW_RET(D, NOISE_F1) NV_BROW_RET(D, NOISE_F2) NV_BROW_RET(D, NOISE_F2_F1) NV_BROW_RET(D, NOISE_CELL)
-NV_BROW_DIST(NOISE_EUCLIDEAN)
-NV_BROW_DIST(NOISE_MANHATTAN)
-NV_BROW_DIST(NOISE_CHEBYSHEV)
-#undef NV_BROW_DIST
-#undef NV_BROW_RET
+#define NV_BROW_FNS(D, RET) NV_BROW_FN(D, RET, 0) NV_BROW_FN(D, RET, 1)
+NV_CELL_PAIRS(NV_BROW_FNS)
+#undef NV_BROW_FNS
 #undef NV_BROW_FN
-#define NV_BROW_RET(D, RET) nv_cband_row_##D##_##RET##_0, nv_cband_row_##D##_##RET##_1,
-#define NV_BROW_DIST(D) NV_BROW_RET(D, NOISE_F1) NV_BROW_RET(D, NOISE_F2) NV_BROW_RET(D, NOISE_F2_F1) NV_BROW_RET(D, NOISE_CELL)
+#define NV_BROW_ENTRY(D, RET) nv_cband_row_##D##_##RET##_0, nv_cband_row_##D##_##RET##_1,
 static nv_cband_row_fn *const nv_cband_rows[NOISE_DISTANCE_COUNT * NOISE_RETURN_COUNT * 2] = {
-    NV_BROW_DIST(NOISE_EUCLIDEAN) NV_BROW_DIST(NOISE_MANHATTAN) NV_BROW_DIST(NOISE_CHEBYSHEV)
+    NV_CELL_PAIRS(NV_BROW_ENTRY)
 };
-#undef NV_BROW_DIST
-#undef NV_BROW_RET
+#undef NV_BROW_ENTRY
 
 /* The cells lo .. hi of a tile's chunk c0 .. (columns lo - 2 .. hi + 2),
  * and whether they take nv_cell_row's shared path (mono) */
@@ -1060,7 +1064,7 @@ static NV_TARGET __attribute__((noinline)) void nv_cband_chunk(const ne_layer *L
         }
         nv_ccols_fy(&ccs, dist, want_grad, R.n_cols, R.fyz[1]);
         float *rfg = fg ? fg + 2 * at : NULL;
-        nv_cband_rows[(dist * NOISE_RETURN_COUNT + C->ret) * 2 + want_grad](&R, &B, c0, mc, fv + at, rfg);
+        nv_cband_rows[NV_CELL_INDEX(dist, C->ret) * 2 + want_grad](&R, &B, c0, mc, fv + at, rfg);
     }
 }
 
@@ -1091,16 +1095,17 @@ static NV_TARGET void nv_cellular2_acc(const ne_layer *L, int k, int n, const do
                                        ne_grad acc_g)
 {
     if (acc_g)
-        nv_cell_row(0, 1, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, acc_g, NULL, NULL);
+        nv_cell_row_xs(0, 1, 2, L, k, n, xs, y, 0.0, acc_v, acc_g);
     else
-        nv_cell_row(0, 0, 2, L, k, n, xs, 0, 0, y, 0.0, acc_v, NULL, NULL, NULL);
+        nv_cell_row_xs(0, 0, 2, L, k, n, xs, y, 0.0, acc_v, NULL);
 }
 
-/* every loop wraps periodic layers' x and y cell indices (wraps 1) */
+/* nv_bases' entries (ne_base; a field not named: the scalar loop's). Every
+ * loop wraps periodic layers' x and y cell indices (wraps 1); fbm values
+ * alone keep the driver's sum (acc_values 0). */
 #define NV_CELL_BASE2                                                                                     \
-    { nv_cellular2_row_v, nv_cellular2_row_g, nv_cellular2_pts_v, nv_cellular2_pts_g, nv_cellular2_acc, 0, \
-      nv_cellular2_floatrow, NULL, 1 }
-#define NV_CELL_BASE3                                                                                     \
-    { nv_cellular3_row_v, nv_cellular3_row_g, nv_cellular3_pts_v, nv_cellular3_pts_g, NULL, 0, NULL, NULL, 1 }
+    { NV_LOOPS_FIELDS(nv_cellular2), .row_acc = nv_cellular2_acc, .float_row = nv_cellular2_floatrow,     \
+      .wraps = 1 }
+#define NV_CELL_BASE3 { NV_LOOPS_FIELDS(nv_cellular3), .wraps = 1 }
 
 #endif

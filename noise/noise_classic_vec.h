@@ -9,6 +9,8 @@
  * and float cosine and sine by vd_round_f (double -> float -> double, as the
  * scalar casts), the hash in 32-bit lanes. Lanes whose cell index lies
  * outside the int32 range take the scalar kernel.
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_CLASSIC_VEC_H
 #define NOISE_CLASSIC_VEC_H
@@ -181,8 +183,9 @@ NV_FN void nv_classic_eval(int src, int fade, int want_grad, uint32_t seed, vd x
  * nk_classic_cell_at, the same numbers) by broadcast and blend; other
  * vectors, and points, take the whole kernel. */
 NV_FN void nv_classic_loop(int src, int fade, int want_grad, const ne_layer *L, int k, int n, const double *xs,
-                           const double *ys, double y, double *v, ne_grad g)
+                           const double *ys, double y, double t, double *v, ne_grad g)
 {
+    (void)t; /* 2D only: NV_LOOPS's arguments */
     uint32_t seed = L->seed[k], state = nk_unit2_state(src, seed);
     double f = L->freq[k], qy = y * f, ty = 0;
     vd vf = vd_set1(f), vqy = vd_set1(qy);
@@ -239,37 +242,10 @@ NV_FN void nv_classic_loop(int src, int fade, int want_grad, const ne_layer *L, 
     }
 }
 
-/* The four loops of a base from a loop function LOOP(a, b, want_grad, L,
- * k, n, xs, ys, y, v, g) and its two constant arguments. */
-#define NV_VARIANT_LOOPS(name, LOOP, A, B)                                                                \
-    static NV_TARGET void name##_row_v(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        LOOP(A, B, 0, L, k, n, xs, NULL, y, v, g);                                                        \
-    }                                                                                                     \
-    static NV_TARGET void name##_row_g(const ne_layer *L, int k, int n, const double *xs, double y,       \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        LOOP(A, B, 1, L, k, n, xs, NULL, y, v, g);                                                        \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_v(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        LOOP(A, B, 0, L, k, n, xs, ys, 0, v, g);                                                          \
-    }                                                                                                     \
-    static NV_TARGET void name##_pts_g(const ne_layer *L, int k, int n, const double *xs, const double *ys, \
-                                       double t, double *v, ne_grad g)                                    \
-    {                                                                                                     \
-        (void)t;                                                                                          \
-        LOOP(A, B, 1, L, k, n, xs, ys, 0, v, g);                                                          \
-    }
-NV_VARIANT_LOOPS(nv_classic_l2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_LINEAR)
-NV_VARIANT_LOOPS(nv_classic_c2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_CUBIC)
-NV_VARIANT_LOOPS(nv_classic_q2, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
-NV_VARIANT_LOOPS(nv_perlin_angle2, nv_classic_loop, NK_SRC_ANGLE, NK_FADE_QUINTIC)
+NV_LOOPS(nv_classic_l2, nv_classic_loop, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_LINEAR)
+NV_LOOPS(nv_classic_c2, nv_classic_loop, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_CUBIC)
+NV_LOOPS(nv_classic_q2, nv_classic_loop, nv_classic_loop, NK_SRC_CLASSIC, NK_FADE_QUINTIC)
+NV_LOOPS(nv_perlin_angle2, nv_classic_loop, nv_classic_loop, NK_SRC_ANGLE, NK_FADE_QUINTIC)
 
 /* ---- simplex with the seeds' variants (nk_var_tri2) ---- */
 
@@ -347,8 +323,9 @@ NV_FN int nv_var_tri2(int src, int falloff, int want_grad, uint32_t seed, vd x, 
 /* Base variant simplex of octave k at n points (ys NULL: a row at y):
  * the vector kernel, lane by lane the scalar one where it cannot run. */
 NV_FN void nv_var_tri2_loop(int src, int falloff, int want_grad, const ne_layer *L, int k, int n, const double *xs,
-                            const double *ys, double y, double *v, ne_grad g)
+                            const double *ys, double y, double t, double *v, ne_grad g)
 {
+    (void)t; /* 2D only: NV_LOOPS's arguments */
     uint32_t seed = L->seed[k];
     double f = L->freq[k];
     vd vf = vd_set1(f), vqy = vd_set1(y * f);
@@ -374,8 +351,8 @@ NV_FN void nv_var_tri2_loop(int src, int falloff, int want_grad, const ne_layer 
     }
 }
 
-NV_VARIANT_LOOPS(nv_simplex_ac2, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_CLASSIC)
-NV_VARIANT_LOOPS(nv_simplex_tq2, nv_var_tri2_loop, NK_SRC_TABLE, NK_FALLOFF_QUARTIC)
-NV_VARIANT_LOOPS(nv_simplex_aq2, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_QUARTIC)
+NV_LOOPS(nv_simplex_ac2, nv_var_tri2_loop, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_CLASSIC)
+NV_LOOPS(nv_simplex_tq2, nv_var_tri2_loop, nv_var_tri2_loop, NK_SRC_TABLE, NK_FALLOFF_QUARTIC)
+NV_LOOPS(nv_simplex_aq2, nv_var_tri2_loop, nv_var_tri2_loop, NK_SRC_ANGLE, NK_FALLOFF_QUARTIC)
 
 #endif

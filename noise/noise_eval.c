@@ -433,12 +433,16 @@ NE_CELL_ROWS(cellular2, 0)
 NE_CELL_ROWS(cellular3, 1)
 NC_FLOAT_ROWS(cellular2_floatrow, , nc_row)
 
-#define NE_BASE(name) { name##_row_v, name##_row_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
-#define NE_FASTBASE(name) { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, NULL, 0, NULL }
-#define NE_SQ2BASE(name)                                                                                \
-    { name##_fastrow_v, name##_fastrow_g, name##_pts_v, name##_pts_g, name##_acc, 0, name##_floatrow }
+/* The table's entries (ne_base, noise_field.h; a field not named is NULL
+ * or 0): the four loops (rows by name_row_*, or by the faster
+ * name_fastrow_*), and the fbm rows and float grids where there are some. */
+#define NE_BASE(name) { .row_v = name##_row_v, .row_g = name##_row_g, .pts_v = name##_pts_v, .pts_g = name##_pts_g }
+#define NE_FAST_FIELDS(name)                                                                            \
+    .row_v = name##_fastrow_v, .row_g = name##_fastrow_g, .pts_v = name##_pts_v, .pts_g = name##_pts_g
+#define NE_FASTBASE(name) { NE_FAST_FIELDS(name) }
+#define NE_SQ2BASE(name) { NE_FAST_FIELDS(name), .row_acc = name##_acc, .float_row = name##_floatrow }
 
-#define NE_CELLBASE2 { cellular2_fastrow_v, cellular2_fastrow_g, cellular2_pts_v, cellular2_pts_g, NULL, 0, cellular2_floatrow }
+#define NE_CELLBASE2 { NE_FAST_FIELDS(cellular2), .float_row = cellular2_floatrow }
 
 /* The scalar reference, indexed by [kind][variant][d3] (ne_variant()); improved and
  * cellular ignore the variant. */

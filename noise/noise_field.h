@@ -2,6 +2,26 @@
  * per-kind base-noise loops they call, and each instruction-set path's table
  * of those loops (scalar reference in noise_eval.c, vector twins in
  * noise_avx2.c and noise_avx512.c, picked in noise_simd.c).
+ *
+ * The core's internal names: the prefix says where a name lives (upper
+ * case: its macros and constants), so a name found anywhere in noise/ can
+ * be traced to its file. docs/noise-internals.md maps the files.
+ *   noise_ NOISE_  the public API (noise.h)
+ *   ne_ NE_        evaluating a field: layers, octaves, warp, the tables of
+ *                  per-kind loops (this file, noise_eval.c, noise_spec.c)
+ *   nl_ NL_        the lattice: SmallXXHash, 64-bit cell indices, fade,
+ *                  the corner tables (noise_lattice.h)
+ *   nk_ NK_        the scalar kernels, one point at a time (noise_kernels.h)
+ *   nc_ NC_        cellular noise (noise_cellular.h; NC_CHUNK and NC_COLS:
+ *                  noise_cellular_vec.h)
+ *   nv_ NV_        the vector kernels and loops, one source for both vector
+ *                  paths (noise_vec.h and the noise_vec_*.h it includes,
+ *                  noise_cellular_vec.h, noise_classic_vec.h); nv2_: the
+ *                  same on twice the hash lanes
+ *   vd_ vi_ vi2_ vm_  the vector layer they are written against: lanes of
+ *                  doubles, 32-bit ints and masks, each path's own
+ *                  (noise_avx2.c, noise_avx512.c, noise_vec_i256.h)
+ *   ns_            which instruction-set path runs (noise_simd.c)
  */
 #ifndef NOISE_FIELD_H
 #define NOISE_FIELD_H

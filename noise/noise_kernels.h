@@ -6,6 +6,9 @@
  * Gradients here are in noise-space units; the caller applies frequency.
  * `want_grad` is always a literal at the call sites, so each caller gets a
  * specialised copy without a branch in its loop.
+
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_KERNELS_H
 #define NOISE_KERNELS_H

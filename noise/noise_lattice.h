@@ -3,6 +3,9 @@
  *
  * Everything here is static inline or static const, so the point path and
  * the grid path compute bit-identical numbers from the same expressions.
+
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_LATTICE_H
 #define NOISE_LATTICE_H

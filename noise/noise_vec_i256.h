@@ -2,6 +2,9 @@
  * in one __m256i, AVX2 instructions) that noise_avx2.c and noise_avx512.c
  * both use for hashes, under their own NV_FN target attribute. Each path
  * adds its rotate and lane masks.
+
+ *
+ * Internal prefixes (ne_, nl_, nk_, nc_, nv_, ...): noise_field.h.
  */
 #ifndef NOISE_VEC_I256_H
 #define NOISE_VEC_I256_H
