@@ -16,6 +16,7 @@
 
 #include "base/errors.h"
 #include "base/failalloc.h"
+#include "base/jsonout.h"
 #include "noise.h"
 
 typedef struct {
@@ -423,8 +424,7 @@ static size_t put_num(char *p, double v)
         memcpy(p, "null", 4);
         return 4;
     }
-    int n = noise_format_double(v, p, 32);
-    return n > 0 ? (size_t)n : 0;
+    return (size_t)jsonout_number(v, p);
 }
 
 int batch_answer_json(const double *values, const double *grads, size_t n, int g,
