@@ -68,7 +68,7 @@ help:
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
 	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http'
-	@echo '                  bench-cold bench-export'
+	@echo '                  bench-cold bench-export bench-rest'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -275,6 +275,24 @@ bench-grid-http: deps-bench
 	BUILD=$(BUILD) node bench/http/bench-grid.mjs
 
 bench: bench-tiles bench-noise bench-grid bench-grid-http
+
+# REST at the speed of JSON (issue 29): the number printer, the batch's
+# parse and answer, and gzip and checksums, old against new in one process
+# (bench/bench_rest.c); then a 10,000-point POST against an earlier daemon
+# and Node's JSON.parse + JSON.stringify (bench/http/bench-rest.mjs; OLD=
+# a release build of an earlier commit gives the same-run CPU ratio).
+REST_OBJS := $(addprefix $(BUILD)/rel/server/,heights/batch.o base/jsonout.o base/gzip.o base/bytebuf.o base/errors.o base/failalloc.o)
+$(BUILD)/bench/bench_rest: bench/bench_rest.c $(REST_OBJS) $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
+
+.PHONY: bench-rest
+bench-rest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile $(BUILD)/bench/bench_rest
+	$(BUILD)/bench/bench_rest
+	BUILD=$(BUILD) OLD=$(OLD) node bench/http/bench-rest.mjs
+
+bench: bench-rest
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on
