@@ -306,6 +306,91 @@ int jsonout_number_fast(double v, char *out)
     return (int)(o - out);
 }
 
+/* Reading, the other way (Eisel and Lemire's method, "Number parsing at a
+ * gigabyte per second", 2021): the decimal significand w (up to 19 digits)
+ * times the table's 10^q, the top 64 bits of the 192-bit product give the
+ * double's 53 bits and the rounding bit; the table's error (below one unit
+ * of its 128 bits) moves the product by less than one unit of its lower
+ * 64 bits, so the rounding is certain unless the bits below the rounding
+ * bit are all ones with the next 64 all ones too, or the product is exactly
+ * half way (then strtod decides). */
+int jsonout_parse_number(const char *s, size_t len, double *out)
+{
+    const char *p = s, *end = s + len;
+    int neg = 0;
+    if (p < end && *p == '-') {
+        neg = 1;
+        p++;
+    }
+    uint64_t w = 0;
+    int nd = 0, q = 0;
+    while (p < end && *p == '0')
+        p++; /* leading zeros ("0" and "0.5") */
+    for (; p < end && *p >= '0' && *p <= '9'; p++) {
+        if (nd >= 19)
+            return -1;
+        w = w * 10 + (uint64_t)(*p - '0');
+        nd++;
+    }
+    if (p < end && *p == '.') {
+        p++;
+        if (nd == 0)
+            for (; p < end && *p == '0'; p++)
+                q--; /* zeros after the point before the first digit */
+        for (; p < end && *p >= '0' && *p <= '9'; p++) {
+            if (nd >= 19)
+                return -1;
+            w = w * 10 + (uint64_t)(*p - '0');
+            nd++;
+            q--;
+        }
+    }
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int eneg = 0, ev = 0;
+        if (p < end && (*p == '+' || *p == '-'))
+            eneg = *p++ == '-';
+        for (; p < end && *p >= '0' && *p <= '9'; p++)
+            if (ev < 100000)
+                ev = ev * 10 + (*p - '0');
+        q += eneg ? -ev : ev;
+    }
+    if (p != end)
+        return -1;
+    if (w == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return 0;
+    }
+    if (q < POW10_QMIN || q > POW10_QMAX)
+        return -1;
+    int i = q - POW10_QMIN;
+    int lz = __builtin_clzll(w);
+    w <<= lz;
+    u128 a = (u128)w * pow10tab[i].lo;
+    u128 b = (u128)w * pow10tab[i].hi;
+    u128 mid = (a >> 64) + (uint64_t)b;
+    uint64_t l1 = (uint64_t)mid, l0 = (uint64_t)a;
+    uint64_t x = (uint64_t)((b >> 64) + (mid >> 64)); /* product >> 128 */
+    int top = (int)(x >> 63);                           /* else bit 62 is the top */
+    int shift = 10 + top;
+    uint64_t below = x & ((UINT64_C(1) << shift) - 1), half = UINT64_C(1) << (shift - 1);
+    if ((below == half - 1 && l1 == UINT64_MAX) || (below == half && l1 == 0 && l0 == 0))
+        return -1;
+    uint64_t m = (x >> shift) + (below >= half);
+    /* value = x * 2^(128 + b - lz); the double is m * 2^e */
+    int e = shift + 128 + pow10tab[i].b - lz;
+    if (m == UINT64_C(1) << 53) {
+        m >>= 1;
+        e++;
+    }
+    int biased = e + 1075;
+    if (biased < 1 || biased > 2046)
+        return -1;
+    uint64_t bits = ((uint64_t)neg << 63) | ((uint64_t)biased << 52) | (m & ((UINT64_C(1) << 52) - 1));
+    memcpy(out, &bits, sizeof bits);
+    return 0;
+}
+
 int jsonout_number(double v, char *out)
 {
     int n = jsonout_number_fast(v, out);

@@ -27,4 +27,11 @@ int jsonout_number(double v, char *out);
  * For tests. */
 int jsonout_number_fast(double v, char *out);
 
+/* The double nearest the JSON number s[0..len) (RFC 8259's grammar, already
+ * checked by the caller), as strtod rounds it: returns 0 and sets *out; or
+ * -1, *out untouched, for what it leaves to strtod (more than 19 significant
+ * digits, a result subnormal or out of range, or a product too close to a
+ * halfway point to decide). */
+int jsonout_parse_number(const char *s, size_t len, double *out);
+
 #endif
