@@ -538,7 +538,7 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
         if (rc == 1)
             return 1;
     }
-    if (rc == 0 && how != ROUTE_ADMIT_STREAM)
+    if (rc == 0)
         rc = fieldreq_check_cost(fr, err, sizeof err);
     if (rc == 0 && how == ROUTE_ADMIT_STREAM) {
         rc = run_handler(s, rq, out, err, sizeof err);

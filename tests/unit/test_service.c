@@ -133,6 +133,39 @@ static void test_parsed_once(void)
     service_destroy(s);
 }
 
+/* Issue 27: every request that evaluates the field is held to the work
+ * limit; grids too, GET and HEAD alike, before anything is computed. */
+static void test_grid_work_limit(void)
+{
+    service *s = new_service(NULL);
+    reply rp;
+    int admitted;
+    const char *big = "/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1";
+    CHECK(admit_run(s, big, NULL, NULL, &rp, &admitted) == 422 && !admitted);
+    CHECK(rp.error == ERR_TOO_COSTLY && rp.body_kind == REPLY_OWNED);
+    json_t *doc = json_loadb(rp.body, (size_t)rp.size, 0, NULL);
+    const char *msg = json_string_value(json_object_get(json_object_get(doc, "error"), "message"));
+    CHECKF(msg != NULL && strstr(msg, "estimated work 3222.8M units (16785409 samples x 16 "
+                                      "octaves x warp 3 x gradients 1 x t 4)") != NULL &&
+               strstr(msg, "over the limit of 50.0M units per request") != NULL,
+           "%s", msg ? msg : "(none)");
+    json_decref(doc);
+    reply_release(&rp);
+    /* the largest window at one octave: within the limit, a stream */
+    const char *ok = "/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097";
+    CHECK(admit_run(s, ok, NULL, NULL, &rp, &admitted) == 200 && !admitted);
+    CHECK(rp.body_kind == REPLY_STREAM && rp.size == 128 + 4ULL * 4097 * 4097);
+    reply_release(&rp);
+    /* gradients count */
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=2000&height=2000&octaves=7",
+                    NULL, NULL, &rp, &admitted) == 200);
+    reply_release(&rp);
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=2000&height=2000&octaves=7&gradient=1",
+                    NULL, NULL, &rp, &admitted) == 422);
+    reply_release(&rp);
+    service_destroy(s);
+}
+
 static void test_point_body(void)
 {
     service *s = new_service(NULL);
@@ -375,6 +408,7 @@ int main(void)
 {
     http_global_init();
     RUN(test_parsed_once);
+    RUN(test_grid_work_limit);
     RUN(test_point_body);
     RUN(test_errors_and_methods);
     RUN(test_documents);
