@@ -23,7 +23,8 @@
  * and printing its canonical text (most of the connection thread's own
  * work for a hit; BENCHMARKS.md, "HTTP"). Both are functions of the target
  * alone, so a remembered pair is never stale; the tile itself is still
- * looked up in the cache, which alone decides what is kept. Direct-mapped,
+ * looked up in the cache, which alone decides what is kept. Picture tiles
+ * only: a numeric tile's answer depends on Accept-Encoding too. Direct-mapped,
  * a slot per hash of the target; a longer target or key is not
  * remembered. Slots are guarded by a few striped locks (held for a copy). */
 #define MEMO_SLOTS 1024
