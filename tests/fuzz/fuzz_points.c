@@ -128,8 +128,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT((brc == ERR_BAD_JSON || brc == ERR_TOO_LARGE) && berr[0] != '\0');
     }
     batch_free(&b);
-    /* t in the query and in every point is refused (400) */
-    if (query_ok && n > 0 && dims == 3 && qr.spec.has_t)
+    /* t in the query and in every point is refused (400), and so are
+     * [x, y, t] points for a 2D-only field (classic, gradients=angle,
+     * falloff=quartic) */
+    if (query_ok && n > 0 && dims == 3 && (qr.spec.has_t || noise_spec_planar(&qr.spec)))
         n = -1;
 
     if (rc != 0) {
