@@ -240,12 +240,13 @@ static json_t *tile_responses(void)
 
 /* The operations whose costliest valid request is over the per-request
  * work limit (cost.h), so that they may answer ERR_TOO_COSTLY: @2x tiles
- * (512^2 x 16 octaves x warp x t is 50.3M), numeric tiles at @2x, /stats
- * windows. A 256-px tile (at most 25.2M) and a batch of at most
- * LIMIT_MAX_POINTS points (3.8M) cannot reach it. json.test.mjs gets the
- * answer from each. */
+ * (512^2 x 16 octaves x warp x t is 50.3M), numeric tiles at @2x, grids
+ * and /stats windows (4097^2 x 16 octaves x warp x t is 3.2G). A 256-px
+ * tile (at most 25.2M) and a batch of at most LIMIT_MAX_POINTS points
+ * (3.8M) cannot reach it. json.test.mjs gets the answer from each. */
 static const char *const costly_operations[] = {
-    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile", "getStats", "headStats",
+    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile",
+    "getGrid",   "headGrid",   "getStats",       "headStats",
 };
 #define N_COSTLY (sizeof costly_operations / sizeof *costly_operations)
 
