@@ -190,9 +190,10 @@ const noise_spec *fieldreq_spec(const field_request *fr)
 
 int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size)
 {
-    if (fr->cost <= COST_REQUEST_LIMIT)
+    uint64_t limit = fr->ask == FIELD_ASK_GRID ? COST_GRID_LIMIT : COST_REQUEST_LIMIT;
+    if (fr->cost <= limit)
         return 0;
-    return cost_check(fieldreq_spec(fr), fr->samples, fr->gradients, fr->lower_hint, err,
+    return cost_check(fieldreq_spec(fr), fr->samples, fr->gradients, limit, fr->lower_hint, err,
                       err_size) != 0
                ? ERR_TOO_COSTLY
                : 0;

@@ -68,8 +68,8 @@ int fieldreq_build(field_request *out, field_ask ask, const route *r, const quer
 /* The field a built request evaluates. */
 const noise_spec *fieldreq_spec(const field_request *fr);
 
-/* 0 when the request's work is within the per-request limit
- * (COST_REQUEST_LIMIT); else ERR_TOO_COSTLY with a message in err naming
+/* 0 when the request's work is within its limit (COST_GRID_LIMIT for a
+ * grid, else COST_REQUEST_LIMIT); else ERR_TOO_COSTLY with a message in err naming
  * the cost, the limit and what to lower (cost_check). */
 int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size);
 

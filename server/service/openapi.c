@@ -258,10 +258,10 @@ static int add_too_costly(json_t *doc)
     snprintf(status, sizeof status, "%u", errors_status(ERR_TOO_COSTLY));
     const char *text = errors_strerror(ERR_TOO_COSTLY);
     snprintf(desc, sizeof desc,
-             "%c%s: its estimated work is over the per-request limit of %llu units; the "
-             "message names the cost, the limit and what to lower",
+             "%c%s: its estimated work is over the per-request limit of %llu units (a "
+             "grid's: %llu units); the message names the cost, the limit and what to lower",
              text[0] >= 'a' && text[0] <= 'z' ? text[0] - 'a' + 'A' : text[0], text + 1,
-             (unsigned long long)COST_REQUEST_LIMIT);
+             (unsigned long long)COST_REQUEST_LIMIT, (unsigned long long)COST_GRID_LIMIT);
     json_t *responses = json_object_get(json_object_get(doc, "components"), "responses");
     if (json_object_set_new(responses, "TooCostly",
                             json_pack("{s:s,s:{s:{s:{s:s}}}}", "description", desc, "content",

@@ -1,6 +1,6 @@
 // heights-stream.test.mjs: a 4097 x 4097 .r16 grid of a 2-octave field
-// (33.6 MB; 33.6M units of work, within the per-request limit of 50M that
-// grids are held to since issue 27) streams in bands: the daemon's RSS grows by less than
+// (33.6 MB; 33.6M units of work, well within a grid's work limit of 400M)
+// streams in bands: the daemon's RSS grows by less than
 // RSS_BOUND_MIB while it is sent, the first bytes arrive long before the
 // last row is computed, and a client that leaves halfway stops the work
 // (the daemon's CPU time stops growing). Figures go to the test's output.

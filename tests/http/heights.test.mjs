@@ -301,7 +301,7 @@ test('headers: canonical URLs, strong ETags differing per form and encoding, 304
   assert.equal(gh.headers['content-length'], String(128 + 4 * 4097 * 4097));
 });
 
-test('grids are held to the per-request work limit: 422 naming the cost and the limit, as /stats', async () => {
+test('grids are held to the work limit of a grid: 422 naming the cost and the limit, as /stats', async () => {
   // 4097^2 samples x 16 octaves x warp 3 x t 4 = 3.2G units (about a minute
   // of CPU): refused before anything is computed, GET and HEAD, every form
   const win = 'x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1';
@@ -312,7 +312,7 @@ test('grids are held to the per-request work limit: 422 naming the cost and the 
     assert.match(r.headers['content-type'], /application\/json/);
     if (method === 'GET') {
       assert.equal(r.json.error.status, 422);
-      assert.match(r.json.error.message, /estimated work 3222\.8M units \(16785409 samples x 16 octaves x warp 3 x gradients 1 x t 4\) is over the limit of 50\.0M units per request/, url);
+      assert.match(r.json.error.message, /estimated work 3222\.8M units \(16785409 samples x 16 octaves x warp 3 x gradients 1 x t 4\) is over the limit of 400\.0M units per request/, url);
       assert.match(r.json.error.message, /octaves \(now 16\).*smaller width or height/, url);
     }
   }
@@ -320,11 +320,15 @@ test('grids are held to the per-request work limit: 422 naming the cost and the 
   const st = await get(`${d.url}/perlin/1/stats?${win}`);
   assert.equal(st.status, 422, st.text);
   // gradients and shading count (x2): a grid just over the limit because of them
-  const over = 'x=0&y=0&step=0.5&width=2000&height=2000&octaves=7';
+  const over = 'x=0&y=0&step=0.5&width=4097&height=4097&octaves=12';
   assert.equal((await raw(d.port, 'HEAD', `/perlin/1/grid.npy?${over}`)).status, 200);
   const g = await raw(d.port, 'GET', `/perlin/1/grid.npy?${over}&gradient=1`);
   assert.equal(g.status, 422, g.text);
-  assert.match(g.json.error.message, /4000000 samples x 7 octaves x warp 1 x gradients 2 x t 1/);
+  assert.match(g.json.error.message, /16785409 samples x 12 octaves x warp 1 x gradients 2 x t 1/);
+  // the largest window with what terrain takes (6 octaves, gradients, warp:
+  // 302M units) is within a grid's limit, though over one tile's or stats'
+  assert.equal((await raw(d.port, 'HEAD', '/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=6&gradient=1&warp=0.5')).status, 200);
+  assert.equal((await get(`${d.url}/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=6&warp=0.5`)).status, 422);
   assert.equal((await raw(d.port, 'HEAD', `/perlin/1/grid.png?${over}&shade=1`)).status, 422);
   // normal grids are still answered 200 with their bytes
   for (const url of ['/perlin/7/grid.npy?x=0&y=0&step=0.1&width=300&height=200&octaves=6',

@@ -147,7 +147,7 @@ static void test_grid_work_limit(void)
     const char *msg = json_string_value(json_object_get(json_object_get(doc, "error"), "message"));
     CHECKF(msg != NULL && strstr(msg, "estimated work 3222.8M units (16785409 samples x 16 "
                                       "octaves x warp 3 x gradients 1 x t 4)") != NULL &&
-               strstr(msg, "over the limit of 50.0M units per request") != NULL,
+               strstr(msg, "over the limit of 400.0M units per request") != NULL,
            "%s", msg ? msg : "(none)");
     json_decref(doc);
     reply_release(&rp);
@@ -157,10 +157,17 @@ static void test_grid_work_limit(void)
     CHECK(rp.body_kind == REPLY_STREAM && rp.size == 128 + 4ULL * 4097 * 4097);
     reply_release(&rp);
     /* gradients count */
-    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=2000&height=2000&octaves=7",
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=12",
                     NULL, NULL, &rp, &admitted) == 200);
     reply_release(&rp);
-    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=2000&height=2000&octaves=7&gradient=1",
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=12&gradient=1",
+                    NULL, NULL, &rp, &admitted) == 422);
+    reply_release(&rp);
+    /* a grid's limit is its own: over one request's 50M, within a grid's */
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=6&gradient=1&warp=1",
+                    NULL, NULL, &rp, &admitted) == 200);
+    reply_release(&rp);
+    CHECK(admit_run(s, "/perlin/1/stats?x=0&y=0&step=1&width=4097&height=4097&octaves=6&warp=1",
                     NULL, NULL, &rp, &admitted) == 422);
     reply_release(&rp);
     service_destroy(s);
