@@ -174,8 +174,7 @@ static void drop_lock(sink *s)
     s->lock_fd = -1;
 }
 
-/* A name is all digits (a zoom or column directory). */
-static int all_digits(const char *name)
+int sink_all_digits(const char *name)
 {
     if (*name == '\0')
         return 0;
@@ -193,14 +192,14 @@ int sink_remove_tiles(const char *root)
     DIR *dz = opendir(root);
     struct dirent *ez;
     while (dz && (ez = readdir(dz)) != NULL) {
-        if (!all_digits(ez->d_name))
+        if (!sink_all_digits(ez->d_name))
             continue;
         char zdir[4300];
         snprintf(zdir, sizeof zdir, "%s/%s", root, ez->d_name);
         DIR *dx = opendir(zdir);
         struct dirent *ex;
         while (dx && (ex = readdir(dx)) != NULL) {
-            if (!all_digits(ex->d_name))
+            if (!sink_all_digits(ex->d_name))
                 continue;
             char xdir[4600];
             snprintf(xdir, sizeof xdir, "%s/%s", zdir, ex->d_name);
