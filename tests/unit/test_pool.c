@@ -96,6 +96,17 @@ static void tjob_init(tjob *t, recorder *r, int tag, uint32_t client, uint64_t c
     t->job.arg = t;
 }
 
+/* Submits n jobs from one client address, each of cost, tagged tag0,
+ * tag0 + 1, ... in that order; the pool accepts every one. */
+static void submit_run(pool *p, tjob *jobs, int n, recorder *r, int tag0, uint32_t client,
+                       uint64_t cost)
+{
+    for (int i = 0; i < n; i++) {
+        tjob_init(&jobs[i], r, tag0 + i, client, cost);
+        CHECK(pool_submit(p, &jobs[i].job) == 0);
+    }
+}
+
 static pool *make_pool(int workers, uint64_t bound)
 {
     pool_config cfg = {workers, 0, bound, 20};
@@ -157,18 +168,9 @@ static void test_round_robin_equal_costs(void)
     tjob blocker, a[5], b[5], c[5];
     block_worker(p, &blocker, &r, &gate);
     /* Address A queues all of its jobs first, then B, then C. */
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&b[i], &r, 200 + i, 0x7f000003, 10);
-        CHECK(pool_submit(p, &b[i].job) == 0);
-    }
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&c[i], &r, 300 + i, 0x7f000004, 10);
-        CHECK(pool_submit(p, &c[i].job) == 0);
-    }
+    submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
+    submit_run(p, b, 5, &r, 200, 0x7f000003, 10);
+    submit_run(p, c, 5, &r, 300, 0x7f000004, 10);
     atomic_store(&gate, 1);
     CHECK(wait_for(&r.runs, 16));
     pool_destroy(p);
@@ -192,14 +194,8 @@ static void test_fair_by_work_not_by_job(void)
     atomic_int gate = 0;
     tjob blocker, a[10], b[30];
     block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 10; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
-    for (int i = 0; i < 30; i++) {
-        tjob_init(&b[i], &r, 200 + i, 0x7f000003, 1);
-        CHECK(pool_submit(p, &b[i].job) == 0);
-    }
+    submit_run(p, a, 10, &r, 100, 0x7f000002, 1000);
+    submit_run(p, b, 30, &r, 200, 0x7f000003, 1);
     atomic_store(&gate, 1);
     CHECK(wait_for(&r.runs, 41));
     pool_destroy(p);
@@ -311,10 +307,7 @@ static void test_gone_clients_leave_the_queue(void)
     atomic_int gate = 0;
     tjob blocker, a[7], more;
     block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 7; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    submit_run(p, a, 7, &r, 100, 0x7f000002, 10);
     tjob_init(&more, &r, 200, 0x7f000002, 10);
     CHECK(pool_submit(p, &more.job) == POOL_EFULL);
     /* Five of them leave while the worker is still busy: the sweeper takes
@@ -350,10 +343,7 @@ static void test_maybe_gone_clients_stay_until_their_room_is_needed(void)
     atomic_int gate = 0;
     tjob blocker, a[5], b, c;
     block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
     for (int i = 0; i < 2; i++)
         atomic_store(&a[i].leave, POOL_MAYBE_GONE);
     sleep_ms(150); /* several sweeps (every 20 ms): none of them is taken */
@@ -420,10 +410,7 @@ static void test_drain_and_destroy(void)
     p = make_pool(1, 1000000);
     atomic_store(&gate, 0);
     block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 3; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     pool_drain(p, 60000);
     CHECK(atomic_load(&r.stopped) == 0);
     /* While draining, a job the workers can finish in time is still taken
@@ -445,10 +432,7 @@ static void test_drain_and_destroy(void)
     p = make_pool(1, 1000000);
     atomic_store(&gate, 0);
     block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 3; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     /* Opens the gate from another thread while destroy waits. */
     pthread_t opener;
     pthread_create(&opener, NULL, open_gate_later, &gate);
