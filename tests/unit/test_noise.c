@@ -619,15 +619,7 @@ static void path_eval(const noise_spec *s, double x0, double y0, double step, pa
     noise_eval_grid(s, x0, y0, step, 37, 5, o->go, NULL);
     noise_eval_grid(s, x0, y0, step * 0.25, 301, 2, o->wv, o->wg);
     double p2[2 * 64], p3[3 * 64];
-    for (int i = 0; i < 64; i++) {
-        /* scattered around the grid, crossing cells in every direction */
-        double dx = (double)((i * 37) % 64) * step * 0.71, dy = (double)((i * 11) % 64) * step * 0.53;
-        p2[2 * i] = x0 + dx;
-        p2[2 * i + 1] = y0 - dy;
-        p3[3 * i] = x0 - dy;
-        p3[3 * i + 1] = y0 + dx;
-        p3[3 * i + 2] = dx - dy;
-    }
+    tn_scatter(x0, y0, step, 64, p2, p3);
     noise_eval_points(s, 64, p2, 2, o->bv, o->bg);
     noise_eval_points(s, 64, p3, 3, o->tv, o->tg);
     for (int i = 0; i < 4; i++)
@@ -648,11 +640,8 @@ static void test_paths_agree(void)
     int ran = 0, configs = 0, bad_configs = 0;
     path_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, "paths agree"))
             continue;
-        }
         ran++;
         for (int b = 0; b < TN_N_BASES; b++)
             for (int d3 = 0; d3 < 2; d3++)
@@ -717,11 +706,8 @@ static void test_batch_paths_agree(void)
     int configs = 0, bad = 0;
     static double rv[N], rg[2 * N], gv[N], gg[2 * N];
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# batch paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, "batch paths agree"))
             continue;
-        }
         for (int b = 0; b < TN_N_BASES; b++)
             for (int oct = 1; oct <= 3; oct += 2)
                 for (int seed = 0; seed < 2; seed++)

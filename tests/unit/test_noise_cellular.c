@@ -350,14 +350,7 @@ static void cell_eval(const noise_spec *s, double x0, double y0, double step, ce
     noise_eval_grid(s, x0, y0, step, 61, 4, o->gv, o->gg);
     noise_eval_grid(s, x0, y0, step, 61, 4, o->go, NULL);
     double p2[2 * 40], p3[3 * 40];
-    for (int i = 0; i < 40; i++) {
-        double dx = (double)((i * 37) % 40) * step * 0.71, dy = (double)((i * 11) % 40) * step * 0.53;
-        p2[2 * i] = x0 + dx;
-        p2[2 * i + 1] = y0 - dy;
-        p3[3 * i] = x0 - dy;
-        p3[3 * i + 1] = y0 + dx;
-        p3[3 * i + 2] = dx - dy;
-    }
+    tn_scatter(x0, y0, step, 40, p2, p3);
     noise_eval_points(s, 40, p2, 2, o->bv, o->bg);
     noise_eval_points(s, 40, p3, 3, o->tv, o->tg);
 }
@@ -371,11 +364,8 @@ static void test_paths_agree(void)
     cell_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
     int ran = 0, n_cfg = 0, bad_cfg = 0;
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, "paths agree"))
             continue;
-        }
         ran++;
         for (int c = 0; c < N_CFG; c++)
             for (int pl = 0; pl < 7; pl++) {
@@ -434,11 +424,8 @@ static void rows_agree(const char *name, const double (*places)[3], int n_pl, in
     float *buf = malloc(sizeof(float) * 8 * W * (size_t)h);
     int n_cfg = 0, bad_cfg = 0;
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# %s: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n", name,
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, name))
             continue;
-        }
         for (int c = 0; c < N_CFG; c++) {
             cfg k = cfg_of(c);
             if (bands && k.d3)

@@ -271,11 +271,8 @@ static void test_paths_agree(void)
     static float ref_v[W * H], ref_g[2 * W * H], got_v[W * H], got_g[2 * W * H];
     static double pts[3 * NP], ref_pv[NP], ref_pg[3 * NP], got_pv[NP], got_pg[3 * NP];
     for (int path = 1; path < NOISE_SIMD_COUNT; path++) {
-        if (!tn_path_ok((noise_simd)path)) {
-            printf("# periodic paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)path));
+        if (!tn_path_run((noise_simd)path, "periodic paths agree"))
             continue;
-        }
         for (int kk = 0; kk < n_kinds; kk++)
             for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
                 for (int m = 0; m < 4; m++) {
@@ -336,11 +333,8 @@ static void test_wrap_edges(void)
     noise_simd best = noise_simd_active();
     int bad = 0, compared = 0;
     for (int path = 1; path < NOISE_SIMD_COUNT; path++) {
-        if (!tn_path_ok((noise_simd)path)) {
-            printf("# wrap edges: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)path));
+        if (!tn_path_run((noise_simd)path, "wrap edges"))
             continue;
-        }
         for (int kk = 0; kk < 3; kk++)
             for (int c = 0; c < 4; c++)
                 for (int at = 0; at < 4; at++)

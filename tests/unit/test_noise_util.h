@@ -36,6 +36,21 @@ static inline uint64_t tn_fnv1a(const void *data, size_t n)
     return h;
 }
 
+/* n points scattered around (x0, y0) at about step apart, crossing cells in
+ * every direction: as 2D points into p2 (2n numbers) and as 3D points into
+ * p3 (3n numbers). */
+static inline void tn_scatter(double x0, double y0, double step, int n, double *p2, double *p3)
+{
+    for (int i = 0; i < n; i++) {
+        double dx = (double)((i * 37) % n) * step * 0.71, dy = (double)((i * 11) % n) * step * 0.53;
+        p2[2 * i] = x0 + dx;
+        p2[2 * i + 1] = y0 - dy;
+        p3[3 * i] = x0 - dy;
+        p3[3 * i + 1] = y0 + dx;
+        p3[3 * i + 2] = dx - dy;
+    }
+}
+
 /* ---- an independent transcription of docs/field.md's hash (SmallXXHash
  * of a lattice point, 64-bit indices) ---- */
 
@@ -139,6 +154,17 @@ static inline int tn_path_wanted(noise_simd p)
 
 /* The CPU and build have path p, and NOISE_TEST_PATHS wants it. */
 static inline int tn_path_ok(noise_simd p) { return noise_simd_supported(p) && tn_path_wanted(p); }
+
+/* 1 when path p is to be tried (tn_path_ok); else 0, after a line
+ * "# WHAT: PATH skipped (...)" saying so. */
+static inline int tn_path_run(noise_simd p, const char *what)
+{
+    if (tn_path_ok(p))
+        return 1;
+    printf("# %s: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n", what,
+           noise_simd_name(p));
+    return 0;
+}
 
 /* Runs a test once on every instruction-set path (scalar, AVX2, AVX-512),
  * as "name [path]"; a path this CPU or build lacks, or NOISE_TEST_PATHS
