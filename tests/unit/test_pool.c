@@ -107,6 +107,18 @@ static void submit_run(pool *p, tjob *jobs, int n, recorder *r, int tag0, uint32
     }
 }
 
+/* From position first of the run order, n jobs of n_addr addresses taking
+ * turns: address 1's first (tag 100), address 2's first (200), ..., then
+ * address 1's second (101) and so on. */
+static void check_turns(const recorder *r, int first, int n, int n_addr)
+{
+    for (int k = 0; k < n && first + k < r->n_order; k++) {
+        int want = 100 * (k % n_addr + 1) + k / n_addr;
+        CHECKF(r->order[first + k] == want, "position %d: got %d, want %d", first + k,
+               r->order[first + k], want);
+    }
+}
+
 static pool *make_pool(int workers, uint64_t bound)
 {
     pool_config cfg = {workers, 0, bound, 20};
@@ -176,11 +188,7 @@ static void test_round_robin_equal_costs(void)
     pool_destroy(p);
     /* A1 B1 C1 A2 B2 C2 ...: each address in turn, each in its own order. */
     CHECK(r.n_order == 16 && r.order[0] == -1);
-    for (int k = 0; k < 15 && k + 1 < r.n_order; k++) {
-        int want = 100 * (k % 3 + 1) + k / 3;
-        CHECKF(r.order[k + 1] == want, "position %d: got %d, want %d", k + 1, r.order[k + 1],
-               want);
-    }
+    check_turns(&r, 1, 15, 3);
 }
 
 static void test_fair_by_work_not_by_job(void)
@@ -244,11 +252,7 @@ static void test_no_banked_credit(void)
     CHECK(wait_for(&r.runs, 29));
     pool_destroy(p);
     /* After the 20 warm-up jobs and the blocker: A B A B ... */
-    for (int k = 0; k < 8 && 21 + k < r.n_order; k++) {
-        int want = (k % 2 ? 200 : 100) + k / 2;
-        CHECKF(r.order[21 + k] == want, "position %d: got %d, want %d", k, r.order[21 + k],
-               want);
-    }
+    check_turns(&r, 21, 8, 2);
 }
 
 static void test_bound_and_share(void)
