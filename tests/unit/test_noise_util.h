@@ -51,6 +51,34 @@ static inline void tn_scatter(double x0, double y0, double step, int n, double *
     }
 }
 
+/* ---- the golden checksums' fields (test_noise_golden.c,
+ * test_noise_period.c; the window also test_noise_cellular.c's) ---- */
+
+/* s's fractal settings as given, at t = -2.75 (when has_t) and frequency
+ * 0.75. */
+static inline void tn_golden_spec(noise_spec *s, noise_fractal fractal, int octaves, double warp,
+                                  int has_t)
+{
+    s->fractal = fractal;
+    s->octaves = octaves;
+    s->warp = warp;
+    s->has_t = has_t;
+    s->t = -2.75;
+    s->frequency = 0.75;
+}
+
+/* The golden window of s, w x w samples from (-37.3, 12.6) at step 0.173,
+ * into v and (unless NULL) g; the FNV-1a of the values into *hv and, with
+ * g, of the gradients into *hg. */
+static inline void tn_golden_grid(const noise_spec *s, int w, float *v, float *g, uint64_t *hv,
+                                  uint64_t *hg)
+{
+    noise_eval_grid(s, -37.3, 12.6, 0.173, w, w, v, g);
+    *hv = tn_fnv1a(v, sizeof(float) * (size_t)w * (size_t)w);
+    if (g != NULL)
+        *hg = tn_fnv1a(g, sizeof(float) * 2 * (size_t)w * (size_t)w);
+}
+
 /* ---- an independent transcription of docs/field.md's hash (SmallXXHash
  * of a lattice point, 64-bit indices) ---- */
 
