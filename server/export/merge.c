@@ -104,6 +104,19 @@ static void shard_take(json_t *meta, int i, shard_info *s, json_t **meta0)
         json_decref(meta);
 }
 
+/* Input in's tiles collected: found of them, or failed (unreadable).
+ * Returns 0, or -1 with err naming the input. */
+static int shard_collected(shard_info *s, size_t found, int failed, const char *in, char *err,
+                           size_t err_size)
+{
+    s->found = found;
+    if (failed) {
+        snprintf(err, err_size, "%s: unreadable tiles", in);
+        return -1;
+    }
+    return 0;
+}
+
 /* The merged metadata: meta with its shard record made 0/1 of total. */
 static char *merged_json_text(const json_t *meta, uint64_t total)
 {
@@ -269,11 +282,9 @@ static int merge_pmtiles(const char *out, char **in, int n_in, char *err, size_t
         c.src = (uint32_t)i;
         c.r = r[i];
         size_t before = c.n;
-        if (files[i] == NULL || pmtiles_reader_each(r[i], pm_collect_one, &c, err, err_size) != 0) {
-            snprintf(err, err_size, "%s: unreadable tiles", in[i]);
-            rc = -1;
-        }
-        s[i].found = c.n - before;
+        int failed = files[i] == NULL ||
+                     pmtiles_reader_each(r[i], pm_collect_one, &c, err, err_size) != 0;
+        rc = shard_collected(&s[i], c.n - before, failed, in[i], err, err_size);
     }
     if (rc == 0)
         rc = check_complete(s, in, n_in, err, err_size);
@@ -377,11 +388,8 @@ static int merge_mbtiles(const char *out, const char *tmp, char **in, int n_in, 
     for (int i = 0; rc == 0 && i < n_in; i++) {
         c.src = i;
         size_t before = c.n;
-        if (mbtiles_each(m[i], mb_collect_one, &c) != 0) {
-            snprintf(err, err_size, "%s: unreadable tiles", in[i]);
-            rc = -1;
-        }
-        s[i].found = c.n - before;
+        int failed = mbtiles_each(m[i], mb_collect_one, &c) != 0;
+        rc = shard_collected(&s[i], c.n - before, failed, in[i], err, err_size);
     }
     if (rc == 0)
         rc = check_complete(s, in, n_in, err, err_size);
