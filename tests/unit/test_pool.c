@@ -150,6 +150,17 @@ static void block_worker(pool *p, tjob *blocker, recorder *r, atomic_int *gate)
     }
 }
 
+/* r emptied, and a one-worker pool of the given bound whose worker is held
+ * by blocker until gate opens (block_worker; gate is closed here). */
+static pool *blocked_pool(uint64_t bound, recorder *r, tjob *blocker, atomic_int *gate)
+{
+    recorder_init(r);
+    pool *p = make_pool(1, bound);
+    atomic_store(gate, 0);
+    block_worker(p, blocker, r, gate);
+    return p;
+}
+
 /* ---- tests ---- */
 
 static void test_every_job_runs_once(void)
@@ -174,11 +185,9 @@ static void test_every_job_runs_once(void)
 static void test_round_robin_equal_costs(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[5], b[5], c[5];
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
     /* Address A queues all of its jobs first, then B, then C. */
     submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
     submit_run(p, b, 5, &r, 200, 0x7f000003, 10);
@@ -197,11 +206,9 @@ static void test_fair_by_work_not_by_job(void)
      * all done before A's second job starts (by job count, round robin
      * would give B one turn per A job). */
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[10], b[30];
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
     submit_run(p, a, 10, &r, 100, 0x7f000002, 1000);
     submit_run(p, b, 30, &r, 200, 0x7f000003, 1);
     atomic_store(&gate, 1);
@@ -258,11 +265,9 @@ static void test_no_banked_credit(void)
 static void test_bound_and_share(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[10], b[5], big;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
     /* One address may queue 3/4 of the bound: 7 jobs of 10, not 8. */
     int admitted_a = 0, refused_a = 0;
     for (int i = 0; i < 10; i++) {
@@ -306,11 +311,9 @@ static void test_bound_and_share(void)
 static void test_gone_clients_leave_the_queue(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[7], more;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
     submit_run(p, a, 7, &r, 100, 0x7f000002, 10);
     tjob_init(&more, &r, 200, 0x7f000002, 10);
     CHECK(pool_submit(p, &more.job) == POOL_EFULL);
@@ -342,11 +345,9 @@ static void test_gone_clients_leave_the_queue(void)
 static void test_maybe_gone_clients_stay_until_their_room_is_needed(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[5], b, c;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
     submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
     for (int i = 0; i < 2; i++)
         atomic_store(&a[i].leave, POOL_MAYBE_GONE);
@@ -384,11 +385,9 @@ static void *open_gate_later(void *gate)
 static void test_drain_and_destroy(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[6], late;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
     for (int i = 0; i < 6; i++) {
         tjob_init(&a[i], &r, 100 + i, 0x7f000002 + (uint32_t)(i % 2), 1000);
         CHECK(pool_submit(p, &a[i].job) == 0);
@@ -410,10 +409,7 @@ static void test_drain_and_destroy(void)
     /* A generous budget keeps the waiting jobs: they run. Destroy with jobs
      * still waiting answers them POOL_STOPPED and lets the running one
      * finish. */
-    recorder_init(&r);
-    p = make_pool(1, 1000000);
-    atomic_store(&gate, 0);
-    block_worker(p, &blocker, &r, &gate);
+    p = blocked_pool(1000000, &r, &blocker, &gate);
     submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     pool_drain(p, 60000);
     CHECK(atomic_load(&r.stopped) == 0);
@@ -432,10 +428,7 @@ static void test_drain_and_destroy(void)
         CHECK(atomic_load(&a[i].outcome) == POOL_RUN);
     CHECK(atomic_load(&in_time.outcome) == POOL_RUN && atomic_load(&too_big.calls) == 0);
 
-    recorder_init(&r);
-    p = make_pool(1, 1000000);
-    atomic_store(&gate, 0);
-    block_worker(p, &blocker, &r, &gate);
+    p = blocked_pool(1000000, &r, &blocker, &gate);
     submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     /* Opens the gate from another thread while destroy waits. */
     pthread_t opener;
