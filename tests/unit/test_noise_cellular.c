@@ -344,8 +344,9 @@ typedef struct {
     double bv[40], bg[3 * 40], tv[40], tg[3 * 40];
 } cell_out;
 
-static void cell_eval(const noise_spec *s, double x0, double y0, double step, cell_out *o)
+static void cell_eval(const noise_spec *s, double x0, double y0, double step, void *out)
 {
+    cell_out *o = out;
     memset(o, 0, sizeof *o);
     noise_eval_grid(s, x0, y0, step, 61, 4, o->gv, o->gg);
     noise_eval_grid(s, x0, y0, step, 61, 4, o->go, NULL);
@@ -355,44 +356,33 @@ static void cell_eval(const noise_spec *s, double x0, double y0, double step, ce
     noise_eval_points(s, 40, p3, 3, o->tv, o->tg);
 }
 
+static const double cell_places[][3] = { { -3.3, 2.1, 1.0 / 16 }, { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
+                                         { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 },
+                                         { -1e12, 1e12, 0.21 }, { 0.5, 0.5, 1.0 / 64 } };
+/* configuration c: cfg c / 7 at place c % 7 */
+static void cell_config(int c, noise_spec *s, const double **place)
+{
+    int pl = c % 7;
+    c /= 7;
+    cfg_spec(s, cfg_of(c), (uint32_t)(c + 31 * pl));
+    s->octaves = pl % 3 == 1 ? 4 : 1;
+    s->fractal = (noise_fractal)(pl % 3);
+    s->warp = pl == 2 ? 0.8 : 0;
+    *place = cell_places[pl];
+}
+
+static void cell_describe(int c, char *buf, size_t size)
+{
+    cfg k = cfg_of(c / 7);
+    snprintf(buf, size, "%s %s %s jitter %g place %d", k.d3 ? "3D" : "2D", dist_names[k.dist],
+             ret_names[k.ret], k.jitter, c % 7);
+}
+
 static void test_paths_agree(void)
 {
-    static const double places[][3] = { { -3.3, 2.1, 1.0 / 16 }, { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
-                                        { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 },
-                                        { -1e12, 1e12, 0.21 }, { 0.5, 0.5, 1.0 / 64 } };
-    noise_simd best = noise_simd_active();
-    cell_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
-    int ran = 0, n_cfg = 0, bad_cfg = 0;
-    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_run((noise_simd)p, "paths agree"))
-            continue;
-        ran++;
-        for (int c = 0; c < N_CFG; c++)
-            for (int pl = 0; pl < 7; pl++) {
-                noise_spec s;
-                cfg_spec(&s, cfg_of(c), (uint32_t)(c + 31 * pl));
-                s.octaves = pl % 3 == 1 ? 4 : 1;
-                s.fractal = (noise_fractal)(pl % 3);
-                s.warp = pl == 2 ? 0.8 : 0;
-                noise_simd_set(NOISE_SIMD_SCALAR);
-                cell_eval(&s, places[pl][0], places[pl][1], places[pl][2], ref);
-                noise_simd_set((noise_simd)p);
-                cell_eval(&s, places[pl][0], places[pl][1], places[pl][2], got);
-                n_cfg++;
-                if (memcmp(ref, got, sizeof *ref) != 0) {
-                    bad_cfg++;
-                    cfg k = cfg_of(c);
-                    fprintf(stderr, "  %s: %s %s %s jitter %g place %d differs from scalar\n",
-                            noise_simd_name((noise_simd)p), k.d3 ? "3D" : "2D", dist_names[k.dist], ret_names[k.ret],
-                            k.jitter, pl);
-                }
-            }
-        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
-    }
-    noise_simd_set(best);
-    free(ref);
-    free(got);
-    printf("# %d vector paths, %d cellular configurations compared\n", ran, n_cfg);
+    int n_cfg;
+    int bad_cfg = tn_paths_agree(N_CFG * 7, cell_config, cell_describe, cell_eval, sizeof(cell_out),
+                                 "cellular configurations", &n_cfg);
     CHECKF(bad_cfg == 0, "%d of %d configurations differ between paths", bad_cfg, n_cfg);
 }
 

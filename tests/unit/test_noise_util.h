@@ -194,6 +194,54 @@ static inline int tn_path_run(noise_simd p, const char *what)
     return 0;
 }
 
+/* Configuration c of a test of the vector paths: its spec into *s and its
+ * place { x0, y0, step } into *place; and its name, for a failure. */
+typedef void (*tn_config_fn)(int c, noise_spec *s, const double **place);
+typedef void (*tn_describe_fn)(int c, char *buf, size_t size);
+/* What a configuration evaluates at a place, as bytes to compare. */
+typedef void (*tn_eval_fn)(const noise_spec *s, double x0, double y0, double step, void *out);
+
+/* Every vector path (tn_path_run) against the scalar path over
+ * configurations 0..n-1: eval's out (size bytes) must be the same bytes.
+ * Prints a line for each path that ran and, at the end, "# R vector paths,
+ * N WHAT compared" (N into *compared); names each configuration that
+ * differs on stderr and returns how many did. Leaves the best path set. */
+static inline int tn_paths_agree(int n, tn_config_fn config, tn_describe_fn describe, tn_eval_fn eval,
+                                 size_t size, const char *what, int *compared)
+{
+    noise_simd best = noise_simd_active();
+    void *ref = malloc(size), *got = malloc(size);
+    int ran = 0, configs = 0, bad = 0;
+    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
+        if (!tn_path_run((noise_simd)p, "paths agree"))
+            continue;
+        ran++;
+        for (int c = 0; c < n; c++) {
+            noise_spec s;
+            const double *pl;
+            config(c, &s, &pl);
+            noise_simd_set(NOISE_SIMD_SCALAR);
+            eval(&s, pl[0], pl[1], pl[2], ref);
+            noise_simd_set((noise_simd)p);
+            eval(&s, pl[0], pl[1], pl[2], got);
+            configs++;
+            if (memcmp(ref, got, size) != 0) {
+                char name[200];
+                describe(c, name, sizeof name);
+                bad++;
+                fprintf(stderr, "  %s: %s differs from scalar\n", noise_simd_name((noise_simd)p), name);
+            }
+        }
+        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
+    }
+    noise_simd_set(best);
+    free(ref);
+    free(got);
+    printf("# %d vector paths, %d %s compared\n", ran, configs, what);
+    *compared = configs;
+    return bad;
+}
+
 /* Runs a test once on every instruction-set path (scalar, AVX2, AVX-512),
  * as "name [path]"; a path this CPU or build lacks, or NOISE_TEST_PATHS
  * leaves out, is reported as skipped (a "#" line, not counted). The best
