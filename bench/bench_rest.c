@@ -23,32 +23,51 @@
 #include <zlib.h>
 
 #include "base/gzip.h"
+#include "bench_util.h"
 #include "base/jsonout.h"
 #include "heights/batch.h"
 #include "noise.h"
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define NPTS 10000
 #define MAXREPS 101
 static volatile size_t sink;
+
+/* the checksums, zlib's and libdeflate's */
+typedef uint32_t (*checksum_fn)(const unsigned char *b, size_t n);
+static uint32_t crc_zlib(const unsigned char *b, size_t n)
+{
+    return (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), b, n);
+}
+static uint32_t crc_libdeflate(const unsigned char *b, size_t n)
+{
+    return libdeflate_crc32(0, b, n);
+}
+static uint32_t adler_zlib(const unsigned char *b, size_t n)
+{
+    return (uint32_t)adler32_z(adler32(0L, Z_NULL, 0), b, n);
+}
+static uint32_t adler_libdeflate(const unsigned char *b, size_t n)
+{
+    return libdeflate_adler32(1, b, n);
+}
+
+/* Times one checksum, zlib's (into t) against libdeflate's (into u), over
+ * reps runs, prints the medians and leaves the two sums in *z and *l. */
+static void time_checksums(const char *label, checksum_fn zlib_sum, checksum_fn ld_sum,
+                           const unsigned char *b, size_t n, int reps, double *t, double *u,
+                           uint32_t *z, uint32_t *l)
+{
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ms();
+        *z = zlib_sum(b, n);
+        t[r] = now_ms() - t0;
+        t0 = now_ms();
+        *l = ld_sum(b, n);
+        u[r] = now_ms() - t0;
+    }
+    printf("  %s zlib %6.3f ms, libdeflate %6.3f ms (%.1fx), %s\n", label, median(t, reps),
+           median(u, reps), median(t, reps) / median(u, reps), *z == *l ? "same" : "DIFFER");
+}
 
 /* the answer's text with the printer of before */
 static size_t answer_old(const double *values, const double *grads, char *t)
@@ -195,26 +214,8 @@ int main(int argc, char **argv)
 
     printf("checksums over the .r16 bytes (8.4 MB)\n");
     uint32_t c1 = 0, c2 = 0, a1 = 0, a2 = 0;
-    for (int r = 0; r < reps; r++) {
-        double t0 = now_ms();
-        c1 = (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), r16, r16_len);
-        t[r] = now_ms() - t0;
-        t0 = now_ms();
-        c2 = libdeflate_crc32(0, r16, r16_len);
-        u[r] = now_ms() - t0;
-    }
-    printf("  CRC-32:   zlib %6.3f ms, libdeflate %6.3f ms (%.1fx), %s\n", median(t, reps),
-           median(u, reps), median(t, reps) / median(u, reps), c1 == c2 ? "same" : "DIFFER");
-    for (int r = 0; r < reps; r++) {
-        double t0 = now_ms();
-        a1 = (uint32_t)adler32_z(adler32(0L, Z_NULL, 0), r16, r16_len);
-        t[r] = now_ms() - t0;
-        t0 = now_ms();
-        a2 = libdeflate_adler32(1, r16, r16_len);
-        u[r] = now_ms() - t0;
-    }
-    printf("  Adler-32: zlib %6.3f ms, libdeflate %6.3f ms (%.1fx), %s\n", median(t, reps),
-           median(u, reps), median(t, reps) / median(u, reps), a1 == a2 ? "same" : "DIFFER");
+    time_checksums("CRC-32:  ", crc_zlib, crc_libdeflate, r16, r16_len, reps, t, u, &c1, &c2);
+    time_checksums("Adler-32:", adler_zlib, adler_libdeflate, r16, r16_len, reps, t, u, &a1, &a2);
     sink = c1 + a1;
     free(r16);
     free(grid);

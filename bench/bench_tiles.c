@@ -16,6 +16,7 @@
 #include <time.h>
 #include <zlib.h>
 
+#include "bench_util.h"
 #include "noise.h"
 #include "tiles/pngenc.h"
 #include "tiles/render.h"
@@ -25,25 +26,6 @@
 static const int tile_xy[N_TILES][2] = {{-2, -1}, {-1, -1}, {0, -1}, {1, -1},
                                         {-2, 0},  {-1, 0},  {0, 0},  {1, 0}};
 #define ZOOM 3
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, size_t n)
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---- raw decode of our own tiles (pixels as stored, palette) ---- */
 

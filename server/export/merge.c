@@ -93,6 +93,30 @@ static void shard_from_json(json_t *meta, shard_info *s)
     json_object_del(json_object_get(s->rest, "noisetile"), "shard");
 }
 
+/* Input i's metadata object into s: the first input's object is kept in
+ * *meta0 (it is the merged export's), the others are released. */
+static void shard_take(json_t *meta, int i, shard_info *s, json_t **meta0)
+{
+    shard_from_json(meta, s);
+    if (i == 0)
+        *meta0 = meta;
+    else
+        json_decref(meta);
+}
+
+/* Input in's tiles collected: found of them, or failed (unreadable).
+ * Returns 0, or -1 with err naming the input. */
+static int shard_collected(shard_info *s, size_t found, int failed, const char *in, char *err,
+                           size_t err_size)
+{
+    s->found = found;
+    if (failed) {
+        snprintf(err, err_size, "%s: unreadable tiles", in);
+        return -1;
+    }
+    return 0;
+}
+
 /* The merged metadata: meta with its shard record made 0/1 of total. */
 static char *merged_json_text(const json_t *meta, uint64_t total)
 {
@@ -249,11 +273,7 @@ static int merge_pmtiles(const char *out, char **in, int n_in, char *err, size_t
             break;
         }
         json_t *meta = json_loads(pmtiles_reader_metadata(r[i]), 0, NULL);
-        shard_from_json(meta, &s[i]);
-        if (i == 0)
-            meta0 = meta;
-        else
-            json_decref(meta);
+        shard_take(meta, i, &s[i], &meta0);
     }
     if (rc == 0)
         rc = check_set(s, in, n_in, err, err_size);
@@ -262,11 +282,9 @@ static int merge_pmtiles(const char *out, char **in, int n_in, char *err, size_t
         c.src = (uint32_t)i;
         c.r = r[i];
         size_t before = c.n;
-        if (files[i] == NULL || pmtiles_reader_each(r[i], pm_collect_one, &c, err, err_size) != 0) {
-            snprintf(err, err_size, "%s: unreadable tiles", in[i]);
-            rc = -1;
-        }
-        s[i].found = c.n - before;
+        int failed = files[i] == NULL ||
+                     pmtiles_reader_each(r[i], pm_collect_one, &c, err, err_size) != 0;
+        rc = shard_collected(&s[i], c.n - before, failed, in[i], err, err_size);
     }
     if (rc == 0)
         rc = check_complete(s, in, n_in, err, err_size);
@@ -370,11 +388,8 @@ static int merge_mbtiles(const char *out, const char *tmp, char **in, int n_in, 
     for (int i = 0; rc == 0 && i < n_in; i++) {
         c.src = i;
         size_t before = c.n;
-        if (mbtiles_each(m[i], mb_collect_one, &c) != 0) {
-            snprintf(err, err_size, "%s: unreadable tiles", in[i]);
-            rc = -1;
-        }
-        s[i].found = c.n - before;
+        int failed = mbtiles_each(m[i], mb_collect_one, &c) != 0;
+        rc = shard_collected(&s[i], c.n - before, failed, in[i], err, err_size);
     }
     if (rc == 0)
         rc = check_complete(s, in, n_in, err, err_size);
@@ -441,16 +456,6 @@ static int merge_mbtiles(const char *out, const char *tmp, char **in, int n_in, 
 
 /* ---- directories ---- */
 
-static int all_digits(const char *name)
-{
-    if (*name == '\0')
-        return 0;
-    for (; *name; name++)
-        if (*name < '0' || *name > '9')
-            return 0;
-    return 1;
-}
-
 /* Copies src to dst (whose directory exists). Returns 0 or -1 (errno). */
 static int copy_file(const char *src, const char *dst)
 {
@@ -477,13 +482,13 @@ static int copy_tiles(const char *in, const char *tmp, const char *ext, shard_in
     DIR *dz = opendir(in);
     struct dirent *ez, *ex, *ey;
     while (rc == 0 && dz && (ez = readdir(dz)) != NULL) {
-        if (!all_digits(ez->d_name))
+        if (!sink_all_digits(ez->d_name))
             continue;
         char zdir[4300];
         snprintf(zdir, sizeof zdir, "%s/%s", in, ez->d_name);
         DIR *dx = opendir(zdir);
         while (rc == 0 && dx && (ex = readdir(dx)) != NULL) {
-            if (!all_digits(ex->d_name))
+            if (!sink_all_digits(ex->d_name))
                 continue;
             char xdir[4600], dst[4900];
             snprintf(xdir, sizeof xdir, "%s/%s", zdir, ex->d_name);
@@ -535,11 +540,7 @@ static int merge_dir(const char *tmp, char **in, int n_in, char *err, size_t err
             rc = -1;
             break;
         }
-        shard_from_json(meta, &s[i]);
-        if (i == 0)
-            meta0 = meta;
-        else
-            json_decref(meta);
+        shard_take(meta, i, &s[i], &meta0);
     }
     if (rc == 0)
         rc = check_set(s, in, n_in, err, err_size);

@@ -174,8 +174,7 @@ static void drop_lock(sink *s)
     s->lock_fd = -1;
 }
 
-/* A name is all digits (a zoom or column directory). */
-static int all_digits(const char *name)
+int sink_all_digits(const char *name)
 {
     if (*name == '\0')
         return 0;
@@ -185,25 +184,30 @@ static int all_digits(const char *name)
     return 1;
 }
 
+/* The next entry of d (NULL: none) whose name is all digits, as
+ * "dir/NAME" in path: 1, or 0 when there is none. */
+static int next_numbered(DIR *d, const char *dir, char *path, size_t size)
+{
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (sink_all_digits(e->d_name)) {
+            snprintf(path, size, "%s/%s", dir, e->d_name);
+            return 1;
+        }
+    return 0;
+}
+
 int sink_remove_tiles(const char *root)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/metadata.json", root);
     remove(path);
     DIR *dz = opendir(root);
-    struct dirent *ez;
-    while (dz && (ez = readdir(dz)) != NULL) {
-        if (!all_digits(ez->d_name))
-            continue;
-        char zdir[4300];
-        snprintf(zdir, sizeof zdir, "%s/%s", root, ez->d_name);
+    char zdir[4300];
+    while (next_numbered(dz, root, zdir, sizeof zdir)) {
         DIR *dx = opendir(zdir);
-        struct dirent *ex;
-        while (dx && (ex = readdir(dx)) != NULL) {
-            if (!all_digits(ex->d_name))
-                continue;
-            char xdir[4600];
-            snprintf(xdir, sizeof xdir, "%s/%s", zdir, ex->d_name);
+        char xdir[4600];
+        while (next_numbered(dx, zdir, xdir, sizeof xdir)) {
             DIR *dy = opendir(xdir);
             struct dirent *ey;
             while (dy && (ey = readdir(dy)) != NULL) {

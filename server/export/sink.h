@@ -82,6 +82,8 @@ int sink_mb_write_meta(mbtiles *mb, char values[][SINK_META_VALUE]);
  * stay). Returns 0. */
 int sink_remove_tiles(const char *root);
 
+/* 1 when a name is all digits (a zoom or column directory), else 0. */
+int sink_all_digits(const char *name);
 /* mkdir -p. path is modified and restored. Returns 0 or -1 (errno). */
 int sink_mkdirs(char *path);
 /* Writes a whole file through path.tmp and a rename. Returns 0 or -1. */

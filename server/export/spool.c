@@ -17,6 +17,18 @@
 /* Records between flushes of the spool's stdio buffer. */
 #define SPOOL_FLUSH_EVERY 1000
 
+/* A record's head: the tile id (8 bytes) and the data's length (4), little
+ * endian (as spool_put writes them). */
+static void rec_read(const unsigned char rec[12], uint64_t *id, uint32_t *len)
+{
+    *id = 0;
+    *len = 0;
+    for (int i = 7; i >= 0; i--)
+        *id = *id << 8 | rec[i];
+    for (int i = 11; i >= 8; i--)
+        *len = *len << 8 | rec[i];
+}
+
 int spool_open(spool *s, const char *path, const char *head, const plan *p, uint64_t *done,
                uint64_t *bytes, char *err, size_t err_size)
 {
@@ -71,12 +83,9 @@ int spool_open(spool *s, const char *path, const char *head, const plan *p, uint
     unsigned char rec[12];
     uint64_t want;
     while (fread(rec, 1, 12, s->f) == 12) {
-        uint64_t id = 0;
-        uint32_t len = 0;
-        for (int i = 7; i >= 0; i--)
-            id = id << 8 | rec[i];
-        for (int i = 11; i >= 8; i--)
-            len = len << 8 | rec[i];
+        uint64_t id;
+        uint32_t len;
+        rec_read(rec, &id, &len);
         if (len == 0 || fseeko(s->f, (off_t)len, SEEK_CUR) != 0)
             break;
         off_t end = ftello(s->f);
@@ -206,12 +215,9 @@ int spool_index(spool *s, pmtiles_tile **out, size_t *n_out)
     if (fseeko(f, (off_t)head_len, SEEK_SET) != 0)
         return -1;
     while (fread(rec, 1, 12, f) == 12) {
-        uint64_t id = 0;
-        uint32_t len = 0;
-        for (int i = 7; i >= 0; i--)
-            id = id << 8 | rec[i];
-        for (int i = 11; i >= 8; i--)
-            len = len << 8 | rec[i];
+        uint64_t id;
+        uint32_t len;
+        rec_read(rec, &id, &len);
         if (len > data_cap) {
             unsigned char *d = realloc(data, len);
             if (d == NULL)

@@ -46,6 +46,20 @@ const char *config_usage(void)
            "directory; noisetile merge ... joins shard exports (--help for each).\n";
 }
 
+/* A whole-number flag in lo..hi, written without a minus sign ("-0" is
+ * refused), into *n; or -1 with
+ * msg "NAME must be an integer in LO..HI, got 'V'". */
+static int parse_count(const char *name, const char *v, int64_t lo, int64_t hi, int64_t *n,
+                       char *msg, size_t msg_size)
+{
+    if (route_parse_int(v, strlen(v), lo, hi, n) != 0 || v[0] == '-') {
+        snprintf(msg, msg_size, "%s must be an integer in %lld..%lld, got '%s'", name,
+                 (long long)lo, (long long)hi, v);
+        return -1;
+    }
+    return 0;
+}
+
 static int set_value(config *cfg, const char *name, const char *v, char *msg, size_t msg_size)
 {
     int64_t n;
@@ -58,24 +72,16 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
         }
         snprintf(cfg->bind, sizeof cfg->bind, "%s", v);
     } else if (strcmp(name, "port") == 0) {
-        if (route_parse_int(v, strlen(v), 0, 65535, &n) != 0 || v[0] == '-') {
-            snprintf(msg, msg_size, "port must be an integer in 0..65535, got '%s'", v);
+        if (parse_count(name, v, 0, 65535, &n, msg, msg_size) != 0)
             return -1;
-        }
         cfg->port = (int)n;
     } else if (strcmp(name, "threads") == 0) {
-        if (route_parse_int(v, strlen(v), 1, LIMIT_MAX_THREADS, &n) != 0) {
-            snprintf(msg, msg_size, "threads must be an integer in 1..%d, got '%s'",
-                     LIMIT_MAX_THREADS, v);
+        if (parse_count(name, v, 1, LIMIT_MAX_THREADS, &n, msg, msg_size) != 0)
             return -1;
-        }
         cfg->threads = (int)n;
     } else if (strcmp(name, "workers") == 0) {
-        if (route_parse_int(v, strlen(v), 1, LIMIT_MAX_THREADS, &n) != 0) {
-            snprintf(msg, msg_size, "workers must be an integer in 1..%d, got '%s'",
-                     LIMIT_MAX_THREADS, v);
+        if (parse_count(name, v, 1, LIMIT_MAX_THREADS, &n, msg, msg_size) != 0)
             return -1;
-        }
         cfg->workers = (int)n;
     } else if (strcmp(name, "access-log") == 0) {
         /* The file itself is opened (and created) at start-up. */
@@ -85,11 +91,8 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
         }
         snprintf(cfg->access_log, sizeof cfg->access_log, "%s", v);
     } else if (strcmp(name, "cache-mb") == 0) {
-        if (route_parse_int(v, strlen(v), 0, LIMIT_MAX_CACHE_MB, &n) != 0 || v[0] == '-') {
-            snprintf(msg, msg_size, "cache-mb must be an integer in 0..%d, got '%s'",
-                     LIMIT_MAX_CACHE_MB, v);
+        if (parse_count(name, v, 0, LIMIT_MAX_CACHE_MB, &n, msg, msg_size) != 0)
             return -1;
-        }
         cfg->cache_mb = (size_t)n;
     } else if (strcmp(name, "static") == 0) {
         char real[PATH_MAX];

@@ -17,48 +17,12 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startDaemon, waitFor, SLOW, BIN } from './daemon.mjs';
+import { exchange as rawExchange, responses } from './rawhttp.mjs';
 
 let d;
 
-// Sends bytes (a Buffer or string, or an array of them sent in turn, each
-// after the previous answer began) and collects everything until the server
-// closes, or until idleMs pass without data once the first bytes came (the
-// first answer may take as long as firstMs: a daemon under valgrind renders
-// its first tile.json or tile in seconds). halfClose: shutdown(SHUT_WR)
-// after the last part, as a client that sends nothing more but still reads.
-// until: a number of responses; idleMs then defaults to FIRST_MS (a stream
-// produced on the render pool may pause that long on a loaded machine), and
-// once that many complete responses are in, the exchange ends IDLE_MS
-// after the last byte. Resolves { data, closed }.
-const IDLE_MS = 700 * SLOW;
-const FIRST_MS = 20000 * SLOW;
-function exchange(payload, { idleMs, port = d.port, halfClose = false, until = 0 } = {}) {
-  idleMs ??= until > 0 ? FIRST_MS : IDLE_MS;
-  const parts = Array.isArray(payload) ? payload : [payload];
-  return new Promise((resolve, reject) => {
-    const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
-    const chunks = [];
-    let timer, next = 0;
-    const finish = (closed) => { clearTimeout(timer); sock.destroy(); resolve({ data: Buffer.concat(chunks), closed }); };
-    const arm = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(false), ms); };
-    const send = () => {
-      sock.write(parts[next++]);
-      if (halfClose && next === parts.length) sock.end();
-    };
-    sock.on('connect', () => { send(); arm(FIRST_MS); });
-    sock.on('data', (c) => {
-      chunks.push(c);
-      if (until > 0) {
-        const rs = responses(Buffer.concat(chunks));
-        if (rs.length >= until && !rs.some((r) => r.partial)) return arm(IDLE_MS);
-      }
-      if (next < parts.length) send();
-      arm(idleMs);
-    });
-    sock.on('end', () => finish(true));
-    sock.on('error', (e) => (e.code === 'ECONNRESET' ? finish(true) : reject(e)));
-  });
-}
+// rawhttp.mjs's exchange, on this file's daemon unless port is given.
+const exchange = (payload, { port = d.port, ...options } = {}) => rawExchange(port, payload, options);
 
 // The access-log lines (the daemon's standard error) matching re, once
 // there are at least n of them (the log is written after the response,
@@ -67,50 +31,6 @@ const logLines = (re, n = 1, e = d) => waitFor(() => {
   const ls = e.stderr().split('\n').filter((l) => re.test(l));
   return ls.length >= n && ls;
 }, `${n} access-log line(s) matching ${re}`);
-
-// Splits a byte stream into responses: [{ statusLine, status, headers, body }].
-// Bodies by Content-Length or chunked; a 1xx or 204/304 has none. The last
-// one is marked partial when its head or body is not all there.
-function responses(data) {
-  const out = [];
-  let at = 0;
-  while (at < data.length) {
-    const end = data.indexOf('\r\n\r\n', at);
-    if (end < 0) { out.push({ statusLine: data.subarray(at).toString('latin1').split('\r\n')[0], partial: true }); break; }
-    const head = data.subarray(at, end).toString('latin1').split('\r\n');
-    const headers = {};
-    for (const l of head.slice(1)) {
-      const i = l.indexOf(':');
-      headers[l.slice(0, i).trim().toLowerCase()] = l.slice(i + 1).trim();
-    }
-    const status = Number(head[0].split(' ')[1]);
-    at = end + 4;
-    let body = Buffer.alloc(0);
-    if (headers['transfer-encoding'] === 'chunked') {
-      const parts = [];
-      let partial = true;
-      for (;;) {
-        const le = data.indexOf('\r\n', at);
-        if (le < 0) break;
-        const n = parseInt(data.subarray(at, le).toString('latin1'), 16);
-        at = le + 2;
-        if (!(n > 0)) { partial = at + 2 > data.length; at += 2; break; }
-        parts.push(data.subarray(at, at + n));
-        at += n + 2;
-      }
-      body = Buffer.concat(parts);
-      if (partial) { out.push({ statusLine: head[0], status, headers, body, partial: true }); break; }
-    } else if (status >= 200 && status !== 204 && status !== 304) {
-      const n = Number(headers['content-length'] || 0);
-      body = data.subarray(at, at + n);
-      at += n;
-      if (at > data.length) { out.push({ statusLine: head[0], status, headers, body, partial: true }); break; }
-    }
-    out.push({ statusLine: head[0], status, headers, body, json: safeJson(body) });
-  }
-  return out;
-}
-function safeJson(b) { try { return JSON.parse(b.toString('utf8')); } catch { return undefined; } }
 
 const SMUGGLED = (tag) => `GET /smuggled-${tag} HTTP/1.1\r\nHost: x\r\n\r\n`;
 const HEALTH = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';

@@ -11,12 +11,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, rmSync, openSync, readSync, closeSync, copyFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync, readdirSync, rmSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PMTiles } from 'pmtiles';
 import { BIN, runOnce } from './daemon.mjs';
+import { FileSource, killAtProgress } from './exporttest.mjs';
 
 const FIELD = 'perlin/7?octaves=3&palette=viridis';
 const REGION = ['--zoom', '0-3', '--bbox', '-10,-3,5,9'];
@@ -44,17 +45,6 @@ async function refused(args, code, re) {
   assert.match(r.stderr, re);
   assert.doesNotMatch(r.stderr, /Sanitizer|runtime error/);
   return r;
-}
-
-class FileSource {
-  constructor(file) { this.file = file; this.fd = openSync(file, 'r'); }
-  getKey() { return this.file; }
-  async getBytes(offset, length) {
-    const buf = Buffer.alloc(length);
-    const n = readSync(this.fd, buf, 0, length, offset);
-    return { data: buf.buffer.slice(buf.byteOffset, buf.byteOffset + n) };
-  }
-  close() { closeSync(this.fd); }
 }
 
 // Header and metadata of a PMTiles archive, read by the pmtiles package.
@@ -262,22 +252,8 @@ test('merge refuses an incomplete, duplicate or mixed set of shards, naming what
 
 // Starts an export and kills it with signal once it has written some tiles
 // (but not all).
-function killPartway(args, signal) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, [...args, '--progress-seconds', '0.05', '--jobs', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '', sent = false;
-    child.stderr.on('data', (b) => {
-      stderr += b;
-      const m = [...stderr.matchAll(/(\d+)\/(\d+) tiles \(/g)].pop();
-      if (!sent && m && Number(m[1]) >= Number(m[2]) / 3 && Number(m[1]) < Number(m[2])) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code, sig) => resolve({ code, signal: sig, stderr, sent }));
-  });
-}
+// (exporttest.mjs)
+const killPartway = (args, signal) => killAtProgress(args, signal, 3);
 
 test('merge refuses an MBTiles or directory shard stopped half way; finished, the set merges', async () => {
   const BIG = ['--zoom', '0-4', '--bbox', '0,0,16,16'];

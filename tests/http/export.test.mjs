@@ -7,12 +7,13 @@
 // plain lines otherwise; bad arguments are refused with a message.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync, openSync, readSync, closeSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PMTiles, tileIdToZxy } from 'pmtiles';
 import { BIN, startDaemon, runOnce, get } from './daemon.mjs';
+import { FileSource, killAtProgress } from './exporttest.mjs';
 
 // A region across the plane's origin (negative tiles), so the archive needs
 // a zoom offset and an origin: plane zoom 0-3 are archive zoom 1-4.
@@ -41,18 +42,6 @@ async function exportTo(name, extra = []) {
   assert.equal(r.code, 0, r.stderr);
   assert.doesNotMatch(r.stderr, /Sanitizer|runtime error/);
   return out;
-}
-
-// The pmtiles package reading a local file through its Source interface.
-class FileSource {
-  constructor(file) { this.file = file; this.fd = openSync(file, 'r'); }
-  getKey() { return this.file; }
-  async getBytes(offset, length) {
-    const buf = Buffer.alloc(length);
-    const n = readSync(this.fd, buf, 0, length, offset);
-    return { data: buf.buffer.slice(buf.byteOffset, buf.byteOffset + n) };
-  }
-  close() { closeSync(this.fd); }
 }
 
 function sqlite(file, sql) {
@@ -229,22 +218,8 @@ test('sqlite3 reads the MBTiles 1.3 metadata and gdalinfo opens the file', async
 });
 
 // Starts an export and kills it with signal once its progress passes half.
-function killHalfway(args, signal) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(BIN, [...args, '--progress-seconds', '0.05', '--jobs', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '', sent = false;
-    child.stderr.on('data', (b) => {
-      stderr += b;
-      const m = [...stderr.matchAll(/(\d+)\/(\d+) tiles \(/g)].pop();
-      if (!sent && m && Number(m[1]) >= Number(m[2]) / 2 && Number(m[1]) < Number(m[2])) {
-        sent = true;
-        child.kill(signal);
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code, sig) => resolve({ code, signal: sig, stderr, sent }));
-  });
-}
+// (exporttest.mjs)
+const killHalfway = (args, signal) => killAtProgress(args, signal, 2);
 
 // Under valgrind (make valgrind) the exporter is 50 times slower: the
 // interrupted runs then cover zoom 0-3.

@@ -8,19 +8,41 @@ import { SLOW } from './daemon.mjs';
 export const IDLE_MS = 700 * SLOW;
 export const FIRST_MS = 20000 * SLOW;
 
-// Sends payload (a Buffer or string) on a new connection and collects
+// Sends payload (a Buffer or string, or an array of them sent in turn, each
+// after the previous answer began) on a new connection and collects
 // everything until the server closes, or until idleMs pass without data once
-// the first bytes came (firstMs before that). Resolves { data, closed }:
-// closed is true when the server ended the connection (FIN or reset).
-export function exchange(port, payload, { idleMs = IDLE_MS, firstMs = FIRST_MS } = {}) {
+// the first bytes came (firstMs before that: a daemon under valgrind renders
+// its first tile.json or tile in seconds). halfClose: shutdown(SHUT_WR)
+// after the last part, as a client that sends nothing more but still reads.
+// until: a number of responses; idleMs then defaults to FIRST_MS (a stream
+// produced on the render pool may pause that long on a loaded machine), and
+// once that many complete responses are in, the exchange ends IDLE_MS
+// after the last byte. Resolves { data, closed }: closed is true when the
+// server ended the connection (FIN or reset).
+export function exchange(port, payload, { idleMs, firstMs = FIRST_MS, halfClose = false, until = 0 } = {}) {
+  idleMs ??= until > 0 ? FIRST_MS : IDLE_MS;
+  const parts = Array.isArray(payload) ? payload : [payload];
   return new Promise((resolve, reject) => {
     const sock = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
     const chunks = [];
-    let timer;
+    let timer, next = 0;
     const finish = (closed) => { clearTimeout(timer); sock.destroy(); resolve({ data: Buffer.concat(chunks), closed }); };
     const arm = (ms) => { clearTimeout(timer); timer = setTimeout(() => finish(false), ms); };
-    sock.on('connect', () => { sock.write(Buffer.isBuffer(payload) ? payload : Buffer.from(payload, 'latin1')); arm(firstMs); });
-    sock.on('data', (c) => { chunks.push(c); arm(idleMs); });
+    const send = () => {
+      const p = parts[next++];
+      sock.write(Buffer.isBuffer(p) ? p : Buffer.from(p, 'latin1'));
+      if (halfClose && next === parts.length) sock.end();
+    };
+    sock.on('connect', () => { send(); arm(firstMs); });
+    sock.on('data', (c) => {
+      chunks.push(c);
+      if (until > 0) {
+        const rs = responses(Buffer.concat(chunks));
+        if (rs.length >= until && !rs.some((r) => r.partial)) return arm(IDLE_MS);
+      }
+      if (next < parts.length) send();
+      arm(idleMs);
+    });
     sock.on('end', () => finish(true));
     sock.on('error', (e) => (e.code === 'ECONNRESET' || e.code === 'EPIPE' ? finish(true) : reject(e)));
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # readers.py: reads a file with Debian's numpy or Pillow (readers nobody here
-# wrote) and prints what it found as JSON, for tests/http/heights.test.mjs.
+# wrote) and prints what it found as JSON, for tests/http/heights.test.mjs and
+# readers.mjs (cellular.test.mjs, seeds.test.mjs).
 #   readers.py npy FILE   -> {"shape": [...], "dtype": "float32", "data": [...]} (float32 widened exactly)
 #   readers.py pil FILE   -> {"mode": "I;16", "size": [w, h], "data": [...]} (row-major samples or [r, g, b])
 import io

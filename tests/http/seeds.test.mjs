@@ -7,24 +7,12 @@
 // transcription of its gradientNoise(); and their bad inputs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDaemon, get } from './daemon.mjs';
+import { numpyRead } from './readers.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const PYTHON = '/usr/bin/python3'; // Debian's, with numpy
-let d, tmp;
-before(async () => {
-  d = await startDaemon();
-  tmp = mkdtempSync(path.join(tmpdir(), 'noisetile-seeds-'));
-});
-after(async () => {
-  await d.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+let d;
+before(async () => { d = await startDaemon(); });
+after(async () => { await d.stop(); });
 
 const post = (p, body) => get(`${d.url}${p}`, {
   method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
@@ -60,14 +48,6 @@ function perlin(fade, x, y) {
   const ix0 = interp(dotGridGradient(x0, y0, x, y), dotGridGradient(x1, y0, x, y), sx);
   const ix1 = interp(dotGridGradient(x0, y1, x, y), dotGridGradient(x1, y1, x, y), sx);
   return interp(ix0, ix1, sy);
-}
-
-function pyreadNpy(buf) {
-  const f = path.join(tmp, `t${Date.now()}${Math.random()}.npy`);
-  writeFileSync(f, buf);
-  const r = spawnSync(PYTHON, [path.join(here, 'readers.py'), 'npy', f], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout);
 }
 
 test('/api/kinds and OpenAPI know classic, its fade and that t is not for it', async () => {
@@ -118,7 +98,7 @@ test('classic tiles: PNG and .npy equal /points at pixel centres; fade spelled o
   assert.notEqual(a.headers.get('etag'), c.headers.get('etag'));
   const n = await get(`${d.url}/classic/3/2/1/-1.npy?fade=cubic&octaves=3`);
   assert.equal(n.status, 200, n.text);
-  const arr = pyreadNpy(n.body);
+  const arr = numpyRead(n.body);
   assert.deepEqual(arr.shape, [256, 256]);
   const side = 16 / 4, step = side / 256, x0 = (1 + 0.5 / 256) * side, y0 = (-1 + 0.5 / 256) * side;
   const pts = [], idx = [];
@@ -205,7 +185,7 @@ test('the GLSL variants on every route: /api/kinds, canonical URLs and ETags, ti
   assert.doesNotMatch((await get(`${d.url}/simplex/4/tile.json`)).json.tiles[0], /falloff|gradients/);
   const n = await get(`${d.url}/perlin/4/3/1/2.npy?gradients=angle`);
   assert.equal(n.status, 200);
-  const arr = pyreadNpy(n.body);
+  const arr = numpyRead(n.body);
   const side = 2, step = side / 256, x0 = (1 + 0.5 / 256) * side, y0 = (2 + 0.5 / 256) * side;
   const pts = [], idx = [];
   for (let q = 0; q < 256 * 256; q += 1009) { idx.push(q); pts.push([x0 + (q % 256) * step, y0 + Math.floor(q / 256) * step]); }

@@ -103,6 +103,17 @@ static void test_out_of_memory(void)
     metrics_destroy(the_metrics);
 }
 
+/* The route of POST /KIND/7/points, and its query (kv: n name, value
+ * pairs) parsed into q. */
+static route points_route(noise_kind kind, const char *const *kv, size_t n, query_result *q)
+{
+    query_args a = test_query_args(kv, n);
+    route r = {ROUTE_POINTS, kind, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    char err[ERRORS_MSG_MAX] = "";
+    CHECKF(query_parse(&a, r.kind, r.seed, 0, q, err, sizeof err) == 0, "%s", err);
+    return r;
+}
+
 static void test_points_shapes(void)
 {
     static const struct { const char *body; int rc; } cases[] = {
@@ -121,12 +132,10 @@ static void test_points_shapes(void)
         {"{\"points\":[[0,0]]} trailing", ERR_BAD_JSON},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        query_args a = test_query_args(NULL, 0);
-        route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
+        query_result q;
+        route r = points_route(NOISE_PERLIN, NULL, 0, &q);
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX] = "";
-        query_result q;
-        CHECK(query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err) == 0);
         int rc = api_points(&r, &q, cases[i].body, strlen(cases[i].body), &rp, err, sizeof err);
         CHECKF(rc == cases[i].rc, "%s -> %d (%s)", cases[i].body, rc, err);
         CHECKF(rc != 0 || rp.status == 200, "%s", cases[i].body);
@@ -141,12 +150,10 @@ static void test_points_conflicting_t(void)
 {
     static const char body3[] = "{\"points\":[[0,0,1]]}", body2[] = "{\"points\":[[0,0]]}";
     const char *kv[] = {"t", "5"};
-    query_args a = test_query_args(kv, 1);
-    route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    query_result q;
+    route r = points_route(NOISE_SIMPLEX, kv, 1, &q);
     reply rp = REPLY_INIT;
     char err[ERRORS_MSG_MAX] = "";
-    query_result q;
-    CHECK(query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err) == 0);
     CHECK(api_points(&r, &q, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);
     CHECKF(strstr(err, "t is given twice") != NULL, "%s", err);
     CHECK(api_points(&r, &q, body2, sizeof body2 - 1, &rp, err, sizeof err) == 0);

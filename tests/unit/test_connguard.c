@@ -94,6 +94,16 @@ static void stop(server *s)
     connguard_destroy(s->g);
 }
 
+/* Starts a server (start, no shedding) and connects to it: the socket, or
+ * -1 (a failed CHECK). */
+static int start_connected(server *s, int deadline_ms)
+{
+    CHECK(start(s, deadline_ms, 0) == 0);
+    int fd = test_connect_loopback(s->port, 0);
+    CHECK(fd >= 0);
+    return fd;
+}
+
 static double now_s(void)
 {
     struct timespec t;
@@ -145,9 +155,7 @@ static int wait_live(const connguard *g, unsigned n)
 static void test_idle_connection_closed_at_deadline(void)
 {
     server s;
-    CHECK(start(&s, 300, 0) == 0);
-    int fd = test_connect_loopback(s.port, 0);
-    CHECK(fd >= 0);
+    int fd = start_connected(&s, 300);
     double t0 = now_s();
     char buf[1024] = "";
     CHECK(wait_closed(fd, 3000, buf, sizeof buf) == 0);
@@ -161,9 +169,7 @@ static void test_idle_connection_closed_at_deadline(void)
 static void test_slow_loris_closed_despite_activity(void)
 {
     server s;
-    CHECK(start(&s, 500, 0) == 0);
-    int fd = test_connect_loopback(s.port, 0);
-    CHECK(fd >= 0);
+    int fd = start_connected(&s, 500);
     double t0 = now_s();
     CHECK(send(fd, "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ", 33, MSG_NOSIGNAL) == 33);
     int closed = 0;
@@ -199,9 +205,7 @@ static void test_slow_loris_closed_despite_activity(void)
 static void test_request_answered_then_keepalive_deadline(void)
 {
     server s;
-    CHECK(start(&s, 400, 0) == 0);
-    int fd = test_connect_loopback(s.port, 0);
-    CHECK(fd >= 0);
+    int fd = start_connected(&s, 400);
     /* close to the deadline: the clock starts at accept */
     struct timespec nap = {0, 250 * 1000 * 1000};
     nanosleep(&nap, NULL);

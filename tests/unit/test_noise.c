@@ -612,22 +612,15 @@ typedef struct {
     double bv[64], bg[3 * 64], tv[64], tg[3 * 64], pv[4], pg[4][3];
 } path_out;
 
-static void path_eval(const noise_spec *s, double x0, double y0, double step, path_out *o)
+static void path_eval(const noise_spec *s, double x0, double y0, double step, void *out)
 {
+    path_out *o = out;
     memset(o, 0, sizeof *o);
     noise_eval_grid(s, x0, y0, step, 37, 5, o->gv, o->gg);
     noise_eval_grid(s, x0, y0, step, 37, 5, o->go, NULL);
     noise_eval_grid(s, x0, y0, step * 0.25, 301, 2, o->wv, o->wg);
     double p2[2 * 64], p3[3 * 64];
-    for (int i = 0; i < 64; i++) {
-        /* scattered around the grid, crossing cells in every direction */
-        double dx = (double)((i * 37) % 64) * step * 0.71, dy = (double)((i * 11) % 64) * step * 0.53;
-        p2[2 * i] = x0 + dx;
-        p2[2 * i + 1] = y0 - dy;
-        p3[3 * i] = x0 - dy;
-        p3[3 * i + 1] = y0 + dx;
-        p3[3 * i + 2] = dx - dy;
-    }
+    tn_scatter(x0, y0, step, 64, p2, p3);
     noise_eval_points(s, 64, p2, 2, o->bv, o->bg);
     noise_eval_points(s, 64, p3, 3, o->tv, o->tg);
     for (int i = 0; i < 4; i++)
@@ -638,54 +631,44 @@ static void path_eval(const noise_spec *s, double x0, double y0, double step, pa
  * 2D and 3D, every fractal mode, with and without warp, big and small
  * cells, one and six octaves, near the origin, far out and beyond the int32
  * lattice range (where the vector paths hand lanes to the scalar kernel). */
+static const double path_places[][3] = {
+    { -3.3, 2.1, 1.0 / 16 },  { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
+    { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 }, { -1e12, 1e12, 0.21 },
+};
+/* configuration c: base b, 2D or 3D, fractal fr, warp w, place pl (the
+ * last varying fastest) */
+enum { PATH_PLACES = 6, PATH_CONFIGS = TN_N_BASES * 2 * NOISE_FRACTAL_COUNT * 2 * PATH_PLACES };
+#define PATH_PL(c) ((c) % PATH_PLACES)
+#define PATH_W(c) ((c) / PATH_PLACES % 2)
+#define PATH_FR(c) ((c) / (PATH_PLACES * 2) % NOISE_FRACTAL_COUNT)
+#define PATH_D3(c) ((c) / (PATH_PLACES * 2 * NOISE_FRACTAL_COUNT) % 2)
+#define PATH_B(c) ((c) / (PATH_PLACES * 2 * NOISE_FRACTAL_COUNT * 2))
+
+static void path_config(int c, noise_spec *s, const double **place)
+{
+    int b = PATH_B(c), pl = PATH_PL(c);
+    noise_spec_default(s, tn_bases[b].kind, 77 + (uint32_t)pl);
+    tn_apply(s, b);
+    s->fractal = (noise_fractal)PATH_FR(c);
+    s->octaves = pl % 2 ? 6 : 1;
+    s->warp = PATH_W(c) ? 0.8 : 0;
+    s->has_t = PATH_D3(c);
+    s->t = 0.3;
+    s->frequency = pl == 1 ? 0.7 : 1.0;
+    *place = path_places[pl];
+}
+
+static void path_describe(int c, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s %s %s warp %d place %d", tn_bases[PATH_B(c)].name, PATH_D3(c) ? "3D" : "2D",
+             tn_fractal_names[PATH_FR(c)], PATH_W(c), PATH_PL(c));
+}
+
 static void test_paths_agree(void)
 {
-    static const double places[][3] = {
-        { -3.3, 2.1, 1.0 / 16 },  { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
-        { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 }, { -1e12, 1e12, 0.21 },
-    };
-    noise_simd best = noise_simd_active();
-    int ran = 0, configs = 0, bad_configs = 0;
-    path_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
-    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
-            continue;
-        }
-        ran++;
-        for (int b = 0; b < TN_N_BASES; b++)
-            for (int d3 = 0; d3 < 2; d3++)
-                for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
-                    for (int w = 0; w < 2; w++)
-                        for (int pl = 0; pl < 6; pl++) {
-                            noise_spec s;
-                            noise_spec_default(&s, tn_bases[b].kind, 77 + (uint32_t)pl);
-                            tn_apply(&s, b);
-                            s.fractal = (noise_fractal)fr;
-                            s.octaves = pl % 2 ? 6 : 1;
-                            s.warp = w ? 0.8 : 0;
-                            s.has_t = d3;
-                            s.t = 0.3;
-                            s.frequency = pl == 1 ? 0.7 : 1.0;
-                            noise_simd_set(NOISE_SIMD_SCALAR);
-                            path_eval(&s, places[pl][0], places[pl][1], places[pl][2], ref);
-                            noise_simd_set((noise_simd)p);
-                            path_eval(&s, places[pl][0], places[pl][1], places[pl][2], got);
-                            configs++;
-                            if (memcmp(ref, got, sizeof *ref) != 0) {
-                                bad_configs++;
-                                fprintf(stderr, "  %s: %s %s %s warp %d place %d differs from scalar\n",
-                                        noise_simd_name((noise_simd)p), tn_bases[b].name, d3 ? "3D" : "2D",
-                                        tn_fractal_names[fr], w, pl);
-                            }
-                        }
-        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
-    }
-    noise_simd_set(best);
-    free(ref);
-    free(got);
-    printf("# %d vector paths, %d configurations compared\n", ran, configs);
+    int configs;
+    int bad_configs = tn_paths_agree(PATH_CONFIGS, path_config, path_describe, path_eval, sizeof(path_out),
+                                     "configurations", &configs);
     CHECKF(bad_configs == 0, "%d of %d configurations differ between paths", bad_configs, configs);
 }
 
@@ -717,11 +700,8 @@ static void test_batch_paths_agree(void)
     int configs = 0, bad = 0;
     static double rv[N], rg[2 * N], gv[N], gg[2 * N];
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# batch paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, "batch paths agree"))
             continue;
-        }
         for (int b = 0; b < TN_N_BASES; b++)
             for (int oct = 1; oct <= 3; oct += 2)
                 for (int seed = 0; seed < 2; seed++)

@@ -344,65 +344,45 @@ typedef struct {
     double bv[40], bg[3 * 40], tv[40], tg[3 * 40];
 } cell_out;
 
-static void cell_eval(const noise_spec *s, double x0, double y0, double step, cell_out *o)
+static void cell_eval(const noise_spec *s, double x0, double y0, double step, void *out)
 {
+    cell_out *o = out;
     memset(o, 0, sizeof *o);
     noise_eval_grid(s, x0, y0, step, 61, 4, o->gv, o->gg);
     noise_eval_grid(s, x0, y0, step, 61, 4, o->go, NULL);
     double p2[2 * 40], p3[3 * 40];
-    for (int i = 0; i < 40; i++) {
-        double dx = (double)((i * 37) % 40) * step * 0.71, dy = (double)((i * 11) % 40) * step * 0.53;
-        p2[2 * i] = x0 + dx;
-        p2[2 * i + 1] = y0 - dy;
-        p3[3 * i] = x0 - dy;
-        p3[3 * i + 1] = y0 + dx;
-        p3[3 * i + 2] = dx - dy;
-    }
+    tn_scatter(x0, y0, step, 40, p2, p3);
     noise_eval_points(s, 40, p2, 2, o->bv, o->bg);
     noise_eval_points(s, 40, p3, 3, o->tv, o->tg);
 }
 
+static const double cell_places[][3] = { { -3.3, 2.1, 1.0 / 16 }, { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
+                                         { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 },
+                                         { -1e12, 1e12, 0.21 }, { 0.5, 0.5, 1.0 / 64 } };
+/* configuration c: cfg c / 7 at place c % 7 */
+static void cell_config(int c, noise_spec *s, const double **place)
+{
+    int pl = c % 7;
+    c /= 7;
+    cfg_spec(s, cfg_of(c), (uint32_t)(c + 31 * pl));
+    s->octaves = pl % 3 == 1 ? 4 : 1;
+    s->fractal = (noise_fractal)(pl % 3);
+    s->warp = pl == 2 ? 0.8 : 0;
+    *place = cell_places[pl];
+}
+
+static void cell_describe(int c, char *buf, size_t size)
+{
+    cfg k = cfg_of(c / 7);
+    snprintf(buf, size, "%s %s %s jitter %g place %d", k.d3 ? "3D" : "2D", dist_names[k.dist],
+             ret_names[k.ret], k.jitter, c % 7);
+}
+
 static void test_paths_agree(void)
 {
-    static const double places[][3] = { { -3.3, 2.1, 1.0 / 16 }, { 12.25, -7.75, 0.37 }, { -1e6, 2e6, 1.3 },
-                                        { 2147483600.0, -2147483620.0, 0.9 }, { 3e9, -5e9, 1.0 / 16 },
-                                        { -1e12, 1e12, 0.21 }, { 0.5, 0.5, 1.0 / 64 } };
-    noise_simd best = noise_simd_active();
-    cell_out *ref = malloc(sizeof *ref), *got = malloc(sizeof *got);
-    int ran = 0, n_cfg = 0, bad_cfg = 0;
-    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)p));
-            continue;
-        }
-        ran++;
-        for (int c = 0; c < N_CFG; c++)
-            for (int pl = 0; pl < 7; pl++) {
-                noise_spec s;
-                cfg_spec(&s, cfg_of(c), (uint32_t)(c + 31 * pl));
-                s.octaves = pl % 3 == 1 ? 4 : 1;
-                s.fractal = (noise_fractal)(pl % 3);
-                s.warp = pl == 2 ? 0.8 : 0;
-                noise_simd_set(NOISE_SIMD_SCALAR);
-                cell_eval(&s, places[pl][0], places[pl][1], places[pl][2], ref);
-                noise_simd_set((noise_simd)p);
-                cell_eval(&s, places[pl][0], places[pl][1], places[pl][2], got);
-                n_cfg++;
-                if (memcmp(ref, got, sizeof *ref) != 0) {
-                    bad_cfg++;
-                    cfg k = cfg_of(c);
-                    fprintf(stderr, "  %s: %s %s %s jitter %g place %d differs from scalar\n",
-                            noise_simd_name((noise_simd)p), k.d3 ? "3D" : "2D", dist_names[k.dist], ret_names[k.ret],
-                            k.jitter, pl);
-                }
-            }
-        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
-    }
-    noise_simd_set(best);
-    free(ref);
-    free(got);
-    printf("# %d vector paths, %d cellular configurations compared\n", ran, n_cfg);
+    int n_cfg;
+    int bad_cfg = tn_paths_agree(N_CFG * 7, cell_config, cell_describe, cell_eval, sizeof(cell_out),
+                                 "cellular configurations", &n_cfg);
     CHECKF(bad_cfg == 0, "%d of %d configurations differ between paths", bad_cfg, n_cfg);
 }
 
@@ -434,11 +414,8 @@ static void rows_agree(const char *name, const double (*places)[3], int n_pl, in
     float *buf = malloc(sizeof(float) * 8 * W * (size_t)h);
     int n_cfg = 0, bad_cfg = 0;
     for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
-        if (!tn_path_ok((noise_simd)p)) {
-            printf("# %s: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n", name,
-                   noise_simd_name((noise_simd)p));
+        if (!tn_path_run((noise_simd)p, name))
             continue;
-        }
         for (int c = 0; c < N_CFG; c++) {
             cfg k = cfg_of(c);
             if (bands && k.d3)
@@ -627,8 +604,8 @@ static void test_goldens(void)
         s.has_t = goldens[i].d3;
         s.t = 4.25;
         s.frequency = 0.3;
-        noise_eval_grid(&s, -37.3, 12.6, 0.173, W, W, v, g);
-        uint64_t hv = tn_fnv1a(v, sizeof(float) * W * W), hg = tn_fnv1a(g, sizeof(float) * 2 * W * W);
+        uint64_t hv, hg;
+        tn_golden_grid(&s, W, v, g, &hv, &hg);
         if (hv != goldens[i].values || hg != goldens[i].grads) {
             bad++;
             fprintf(stderr, "  golden %d: got 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull\n", i, hv, hg);

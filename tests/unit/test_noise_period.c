@@ -271,11 +271,8 @@ static void test_paths_agree(void)
     static float ref_v[W * H], ref_g[2 * W * H], got_v[W * H], got_g[2 * W * H];
     static double pts[3 * NP], ref_pv[NP], ref_pg[3 * NP], got_pv[NP], got_pg[3 * NP];
     for (int path = 1; path < NOISE_SIMD_COUNT; path++) {
-        if (!tn_path_ok((noise_simd)path)) {
-            printf("# periodic paths agree: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)path));
+        if (!tn_path_run((noise_simd)path, "periodic paths agree"))
             continue;
-        }
         for (int kk = 0; kk < n_kinds; kk++)
             for (int fr = 0; fr < NOISE_FRACTAL_COUNT; fr++)
                 for (int m = 0; m < 4; m++) {
@@ -336,11 +333,8 @@ static void test_wrap_edges(void)
     noise_simd best = noise_simd_active();
     int bad = 0, compared = 0;
     for (int path = 1; path < NOISE_SIMD_COUNT; path++) {
-        if (!tn_path_ok((noise_simd)path)) {
-            printf("# wrap edges: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n",
-                   noise_simd_name((noise_simd)path));
+        if (!tn_path_run((noise_simd)path, "wrap edges"))
             continue;
-        }
         for (int kk = 0; kk < 3; kk++)
             for (int c = 0; c < 4; c++)
                 for (int at = 0; at < 4; at++)
@@ -460,15 +454,10 @@ static void test_goldens(void)
     for (int i = 0; i < N_GOLDENS; i++) {
         noise_spec s;
         noise_spec_default(&s, goldens[i].kind, 2024 + (uint32_t)i);
-        s.fractal = goldens[i].fractal;
-        s.octaves = goldens[i].octaves;
-        s.warp = goldens[i].warp;
-        s.has_t = goldens[i].has_t;
-        s.t = -2.75;
-        s.frequency = 0.75;
+        tn_golden_spec(&s, goldens[i].fractal, goldens[i].octaves, goldens[i].warp, goldens[i].has_t);
         s.period = goldens[i].period;
-        noise_eval_grid(&s, -37.3, 12.6, 0.173, W, W, v, g);
-        uint64_t hv = tn_fnv1a(v, sizeof(float) * W * W), hg = tn_fnv1a(g, sizeof(float) * 2 * W * W);
+        uint64_t hv, hg;
+        tn_golden_grid(&s, W, v, g, &hv, &hg);
         if (hv != goldens[i].values || hg != goldens[i].gradients) {
             bad++;
             fprintf(stderr, "  %s: got 0x%016" PRIx64 "ull, 0x%016" PRIx64 "ull\n", goldens[i].name, hv, hg);

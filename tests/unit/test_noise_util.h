@@ -36,6 +36,49 @@ static inline uint64_t tn_fnv1a(const void *data, size_t n)
     return h;
 }
 
+/* n points scattered around (x0, y0) at about step apart, crossing cells in
+ * every direction: as 2D points into p2 (2n numbers) and as 3D points into
+ * p3 (3n numbers). */
+static inline void tn_scatter(double x0, double y0, double step, int n, double *p2, double *p3)
+{
+    for (int i = 0; i < n; i++) {
+        double dx = (double)((i * 37) % n) * step * 0.71, dy = (double)((i * 11) % n) * step * 0.53;
+        p2[2 * i] = x0 + dx;
+        p2[2 * i + 1] = y0 - dy;
+        p3[3 * i] = x0 - dy;
+        p3[3 * i + 1] = y0 + dx;
+        p3[3 * i + 2] = dx - dy;
+    }
+}
+
+/* ---- the golden checksums' fields (test_noise_golden.c,
+ * test_noise_period.c; the window also test_noise_cellular.c's) ---- */
+
+/* s's fractal settings as given, at t = -2.75 (when has_t) and frequency
+ * 0.75. */
+static inline void tn_golden_spec(noise_spec *s, noise_fractal fractal, int octaves, double warp,
+                                  int has_t)
+{
+    s->fractal = fractal;
+    s->octaves = octaves;
+    s->warp = warp;
+    s->has_t = has_t;
+    s->t = -2.75;
+    s->frequency = 0.75;
+}
+
+/* The golden window of s, w x w samples from (-37.3, 12.6) at step 0.173,
+ * into v and (unless NULL) g; the FNV-1a of the values into *hv and, with
+ * g, of the gradients into *hg. */
+static inline void tn_golden_grid(const noise_spec *s, int w, float *v, float *g, uint64_t *hv,
+                                  uint64_t *hg)
+{
+    noise_eval_grid(s, -37.3, 12.6, 0.173, w, w, v, g);
+    *hv = tn_fnv1a(v, sizeof(float) * (size_t)w * (size_t)w);
+    if (g != NULL)
+        *hg = tn_fnv1a(g, sizeof(float) * 2 * (size_t)w * (size_t)w);
+}
+
 /* ---- an independent transcription of docs/field.md's hash (SmallXXHash
  * of a lattice point, 64-bit indices) ---- */
 
@@ -139,6 +182,65 @@ static inline int tn_path_wanted(noise_simd p)
 
 /* The CPU and build have path p, and NOISE_TEST_PATHS wants it. */
 static inline int tn_path_ok(noise_simd p) { return noise_simd_supported(p) && tn_path_wanted(p); }
+
+/* 1 when path p is to be tried (tn_path_ok); else 0, after a line
+ * "# WHAT: PATH skipped (...)" saying so. */
+static inline int tn_path_run(noise_simd p, const char *what)
+{
+    if (tn_path_ok(p))
+        return 1;
+    printf("# %s: %s skipped (not on this CPU or build, or not in NOISE_TEST_PATHS)\n", what,
+           noise_simd_name(p));
+    return 0;
+}
+
+/* Configuration c of a test of the vector paths: its spec into *s and its
+ * place { x0, y0, step } into *place; and its name, for a failure. */
+typedef void (*tn_config_fn)(int c, noise_spec *s, const double **place);
+typedef void (*tn_describe_fn)(int c, char *buf, size_t size);
+/* What a configuration evaluates at a place, as bytes to compare. */
+typedef void (*tn_eval_fn)(const noise_spec *s, double x0, double y0, double step, void *out);
+
+/* Every vector path (tn_path_run) against the scalar path over
+ * configurations 0..n-1: eval's out (size bytes) must be the same bytes.
+ * Prints a line for each path that ran and, at the end, "# R vector paths,
+ * N WHAT compared" (N into *compared); names each configuration that
+ * differs on stderr and returns how many did. Leaves the best path set. */
+static inline int tn_paths_agree(int n, tn_config_fn config, tn_describe_fn describe, tn_eval_fn eval,
+                                 size_t size, const char *what, int *compared)
+{
+    noise_simd best = noise_simd_active();
+    void *ref = malloc(size), *got = malloc(size);
+    int ran = 0, configs = 0, bad = 0;
+    for (int p = 1; p < NOISE_SIMD_COUNT; p++) {
+        if (!tn_path_run((noise_simd)p, "paths agree"))
+            continue;
+        ran++;
+        for (int c = 0; c < n; c++) {
+            noise_spec s;
+            const double *pl;
+            config(c, &s, &pl);
+            noise_simd_set(NOISE_SIMD_SCALAR);
+            eval(&s, pl[0], pl[1], pl[2], ref);
+            noise_simd_set((noise_simd)p);
+            eval(&s, pl[0], pl[1], pl[2], got);
+            configs++;
+            if (memcmp(ref, got, size) != 0) {
+                char name[200];
+                describe(c, name, sizeof name);
+                bad++;
+                fprintf(stderr, "  %s: %s differs from scalar\n", noise_simd_name((noise_simd)p), name);
+            }
+        }
+        printf("# paths agree: %s ran against scalar\n", noise_simd_name((noise_simd)p));
+    }
+    noise_simd_set(best);
+    free(ref);
+    free(got);
+    printf("# %d vector paths, %d %s compared\n", ran, configs, what);
+    *compared = configs;
+    return bad;
+}
 
 /* Runs a test once on every instruction-set path (scalar, AVX2, AVX-512),
  * as "name [path]"; a path this CPU or build lacks, or NOISE_TEST_PATHS

@@ -96,6 +96,29 @@ static void tjob_init(tjob *t, recorder *r, int tag, uint32_t client, uint64_t c
     t->job.arg = t;
 }
 
+/* Submits n jobs from one client address, each of cost, tagged tag0,
+ * tag0 + 1, ... in that order; the pool accepts every one. */
+static void submit_run(pool *p, tjob *jobs, int n, recorder *r, int tag0, uint32_t client,
+                       uint64_t cost)
+{
+    for (int i = 0; i < n; i++) {
+        tjob_init(&jobs[i], r, tag0 + i, client, cost);
+        CHECK(pool_submit(p, &jobs[i].job) == 0);
+    }
+}
+
+/* From position first of the run order, n jobs of n_addr addresses taking
+ * turns: address 1's first (tag 100), address 2's first (200), ..., then
+ * address 1's second (101) and so on. */
+static void check_turns(const recorder *r, int first, int n, int n_addr)
+{
+    for (int k = 0; k < n && first + k < r->n_order; k++) {
+        int want = 100 * (k % n_addr + 1) + k / n_addr;
+        CHECKF(r->order[first + k] == want, "position %d: got %d, want %d", first + k,
+               r->order[first + k], want);
+    }
+}
+
 static pool *make_pool(int workers, uint64_t bound)
 {
     pool_config cfg = {workers, 0, bound, 20};
@@ -127,6 +150,17 @@ static void block_worker(pool *p, tjob *blocker, recorder *r, atomic_int *gate)
     }
 }
 
+/* r emptied, and a one-worker pool of the given bound whose worker is held
+ * by blocker until gate opens (block_worker; gate is closed here). */
+static pool *blocked_pool(uint64_t bound, recorder *r, tjob *blocker, atomic_int *gate)
+{
+    recorder_init(r);
+    pool *p = make_pool(1, bound);
+    atomic_store(gate, 0);
+    block_worker(p, blocker, r, gate);
+    return p;
+}
+
 /* ---- tests ---- */
 
 static void test_every_job_runs_once(void)
@@ -151,34 +185,19 @@ static void test_every_job_runs_once(void)
 static void test_round_robin_equal_costs(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[5], b[5], c[5];
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
     /* Address A queues all of its jobs first, then B, then C. */
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&b[i], &r, 200 + i, 0x7f000003, 10);
-        CHECK(pool_submit(p, &b[i].job) == 0);
-    }
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&c[i], &r, 300 + i, 0x7f000004, 10);
-        CHECK(pool_submit(p, &c[i].job) == 0);
-    }
+    submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
+    submit_run(p, b, 5, &r, 200, 0x7f000003, 10);
+    submit_run(p, c, 5, &r, 300, 0x7f000004, 10);
     atomic_store(&gate, 1);
     CHECK(wait_for(&r.runs, 16));
     pool_destroy(p);
     /* A1 B1 C1 A2 B2 C2 ...: each address in turn, each in its own order. */
     CHECK(r.n_order == 16 && r.order[0] == -1);
-    for (int k = 0; k < 15 && k + 1 < r.n_order; k++) {
-        int want = 100 * (k % 3 + 1) + k / 3;
-        CHECKF(r.order[k + 1] == want, "position %d: got %d, want %d", k + 1, r.order[k + 1],
-               want);
-    }
+    check_turns(&r, 1, 15, 3);
 }
 
 static void test_fair_by_work_not_by_job(void)
@@ -187,19 +206,11 @@ static void test_fair_by_work_not_by_job(void)
      * all done before A's second job starts (by job count, round robin
      * would give B one turn per A job). */
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[10], b[30];
-    block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 10; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
-    for (int i = 0; i < 30; i++) {
-        tjob_init(&b[i], &r, 200 + i, 0x7f000003, 1);
-        CHECK(pool_submit(p, &b[i].job) == 0);
-    }
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
+    submit_run(p, a, 10, &r, 100, 0x7f000002, 1000);
+    submit_run(p, b, 30, &r, 200, 0x7f000003, 1);
     atomic_store(&gate, 1);
     CHECK(wait_for(&r.runs, 41));
     pool_destroy(p);
@@ -248,21 +259,15 @@ static void test_no_banked_credit(void)
     CHECK(wait_for(&r.runs, 29));
     pool_destroy(p);
     /* After the 20 warm-up jobs and the blocker: A B A B ... */
-    for (int k = 0; k < 8 && 21 + k < r.n_order; k++) {
-        int want = (k % 2 ? 200 : 100) + k / 2;
-        CHECKF(r.order[21 + k] == want, "position %d: got %d, want %d", k, r.order[21 + k],
-               want);
-    }
+    check_turns(&r, 21, 8, 2);
 }
 
 static void test_bound_and_share(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[10], b[5], big;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
     /* One address may queue 3/4 of the bound: 7 jobs of 10, not 8. */
     int admitted_a = 0, refused_a = 0;
     for (int i = 0; i < 10; i++) {
@@ -306,15 +311,10 @@ static void test_bound_and_share(void)
 static void test_gone_clients_leave_the_queue(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[7], more;
-    block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 7; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
+    submit_run(p, a, 7, &r, 100, 0x7f000002, 10);
     tjob_init(&more, &r, 200, 0x7f000002, 10);
     CHECK(pool_submit(p, &more.job) == POOL_EFULL);
     /* Five of them leave while the worker is still busy: the sweeper takes
@@ -345,15 +345,10 @@ static void test_gone_clients_leave_the_queue(void)
 static void test_maybe_gone_clients_stay_until_their_room_is_needed(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 100);
     atomic_int gate = 0;
     tjob blocker, a[5], b, c;
-    block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 5; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 10);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    pool *p = blocked_pool(100, &r, &blocker, &gate);
+    submit_run(p, a, 5, &r, 100, 0x7f000002, 10);
     for (int i = 0; i < 2; i++)
         atomic_store(&a[i].leave, POOL_MAYBE_GONE);
     sleep_ms(150); /* several sweeps (every 20 ms): none of them is taken */
@@ -390,11 +385,9 @@ static void *open_gate_later(void *gate)
 static void test_drain_and_destroy(void)
 {
     recorder r;
-    recorder_init(&r);
-    pool *p = make_pool(1, 1000000);
     atomic_int gate = 0;
     tjob blocker, a[6], late;
-    block_worker(p, &blocker, &r, &gate);
+    pool *p = blocked_pool(1000000, &r, &blocker, &gate);
     for (int i = 0; i < 6; i++) {
         tjob_init(&a[i], &r, 100 + i, 0x7f000002 + (uint32_t)(i % 2), 1000);
         CHECK(pool_submit(p, &a[i].job) == 0);
@@ -416,14 +409,8 @@ static void test_drain_and_destroy(void)
     /* A generous budget keeps the waiting jobs: they run. Destroy with jobs
      * still waiting answers them POOL_STOPPED and lets the running one
      * finish. */
-    recorder_init(&r);
-    p = make_pool(1, 1000000);
-    atomic_store(&gate, 0);
-    block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 3; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    p = blocked_pool(1000000, &r, &blocker, &gate);
+    submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     pool_drain(p, 60000);
     CHECK(atomic_load(&r.stopped) == 0);
     /* While draining, a job the workers can finish in time is still taken
@@ -441,14 +428,8 @@ static void test_drain_and_destroy(void)
         CHECK(atomic_load(&a[i].outcome) == POOL_RUN);
     CHECK(atomic_load(&in_time.outcome) == POOL_RUN && atomic_load(&too_big.calls) == 0);
 
-    recorder_init(&r);
-    p = make_pool(1, 1000000);
-    atomic_store(&gate, 0);
-    block_worker(p, &blocker, &r, &gate);
-    for (int i = 0; i < 3; i++) {
-        tjob_init(&a[i], &r, 100 + i, 0x7f000002, 1000);
-        CHECK(pool_submit(p, &a[i].job) == 0);
-    }
+    p = blocked_pool(1000000, &r, &blocker, &gate);
+    submit_run(p, a, 3, &r, 100, 0x7f000002, 1000);
     /* Opens the gate from another thread while destroy waits. */
     pthread_t opener;
     pthread_create(&opener, NULL, open_gate_later, &gate);
