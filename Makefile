@@ -12,7 +12,8 @@ quiet  = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$(1)' '$(2)';)
 CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
-PKGS    := libpng jansson sqlite3 libwebp
+# libdeflate: its Adler-32 and CRC-32 in the PNG path (tiles/fastz.c, pngenc.c)
+PKGS    := libpng jansson sqlite3 libdeflate libwebp
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
 # on every x86-64 build (docs/field.md, "Numbers").
@@ -29,7 +30,7 @@ MHD_A   := $(MHD)/lib/libmicrohttpd.a
 MHD_H   := $(MHD)/include/microhttpd.h
 CPPFLAGS_ALL := -Inoise -Iserver -isystem $(MHD)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lpng16 -ljansson -lsqlite3 -lwebp) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lpng16 -ljansson -lsqlite3 -ldeflate -lwebp) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 
@@ -67,7 +68,7 @@ help:
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
 	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http'
-	@echo '                  bench-cold bench-export'
+	@echo '                  bench-cold bench-export bench-rest'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -274,6 +275,24 @@ bench-grid-http: deps-bench
 	BUILD=$(BUILD) node bench/http/bench-grid.mjs
 
 bench: bench-tiles bench-noise bench-grid bench-grid-http
+
+# REST at the speed of JSON (issue 29): the number printer, the batch's
+# parse and answer, and gzip and checksums, old against new in one process
+# (bench/bench_rest.c); then a 10,000-point POST against an earlier daemon
+# and Node's JSON.parse + JSON.stringify (bench/http/bench-rest.mjs; OLD=
+# a release build of an earlier commit gives the same-run CPU ratio).
+REST_OBJS := $(addprefix $(BUILD)/rel/server/,heights/batch.o base/jsonout.o base/gzip.o base/bytebuf.o base/errors.o base/failalloc.o)
+$(BUILD)/bench/bench_rest: bench/bench_rest.c $(REST_OBJS) $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
+
+.PHONY: bench-rest
+bench-rest: deps-bench
+	$(MAKE) --no-print-directory $(BUILD)/noisetile $(BUILD)/bench/bench_rest
+	$(BUILD)/bench/bench_rest
+	BUILD=$(BUILD) OLD=$(OLD) node bench/http/bench-rest.mjs
+
+bench: bench-rest
 
 # ---- HTTP: cached tiles, the daemon against nginx serving the same bytes;
 # the load test (256 connections, 60 s); idle and slow-loris clients. All on

@@ -15,4 +15,23 @@
  * insertion order. */
 int jsonout_dump(const json_t *doc, char **out_text, size_t *out_len);
 
+/* Prints the finite double v into out (at least 32 bytes), NUL-terminated,
+ * exactly as noise_format_double does ("0.1", "1e-7", "1e6", "180",
+ * "-0"), and returns the length. Its shortest round-trip digits come from
+ * integer arithmetic, not snprintf and strtod (jsonout.c). */
+int jsonout_number(double v, char *out);
+
+/* jsonout_number's arithmetic alone: the same text and length, or -1 for
+ * the few doubles it leaves to noise_format_double (a rounding too close
+ * to a tie or to the end of the double's interval to decide; NaN, inf).
+ * For tests. */
+int jsonout_number_fast(double v, char *out);
+
+/* The double nearest the JSON number s[0..len) (RFC 8259's grammar, already
+ * checked by the caller), as strtod rounds it: returns 0 and sets *out; or
+ * -1, *out untouched, for what it leaves to strtod (more than 19 significant
+ * digits, a result subnormal or out of range, or a product too close to a
+ * halfway point to decide). */
+int jsonout_parse_number(const char *s, size_t len, double *out);
+
 #endif

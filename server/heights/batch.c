@@ -4,8 +4,8 @@
  * A small recursive-descent reader for the one shape we take. Errors of
  * shape name the point (points[i]); errors of syntax name the line and
  * column, like the JSON library's messages did before. Numbers follow
- * RFC 8259's grammar and are converted by strtod (the daemon never changes
- * its locale from "C"). */
+ * RFC 8259's grammar and are converted by jsonout_parse_number, or by strtod
+ * where it declines (the daemon never changes its locale from "C"). */
 #include "heights/batch.h"
 
 #include <math.h>
@@ -16,6 +16,7 @@
 
 #include "base/errors.h"
 #include "base/failalloc.h"
+#include "base/jsonout.h"
 #include "noise.h"
 
 typedef struct {
@@ -228,18 +229,20 @@ static int read_number(reader *r, double *out)
         if ((q = digits(r, q)) == NULL)
             return syntax(r, "invalid number");
     }
-    /* strtod needs a terminated string: numbers longer than any double
-     * needs are still exact when copied whole. */
-    char local[64];
-    char *buf = local;
     size_t len = (size_t)(q - s);
-    if (len >= sizeof local && (buf = failalloc_malloc(len + 1)) == NULL)
-        return ERR_NOMEM;
-    memcpy(buf, s, len);
-    buf[len] = '\0';
-    *out = strtod(buf, NULL);
-    if (buf != local)
-        free(buf);
+    if (jsonout_parse_number(s, len, out) != 0) {
+        /* strtod needs a terminated string: numbers longer than any double
+         * needs are still exact when copied whole. */
+        char local[64];
+        char *buf = local;
+        if (len >= sizeof local && (buf = failalloc_malloc(len + 1)) == NULL)
+            return ERR_NOMEM;
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+        *out = strtod(buf, NULL);
+        if (buf != local)
+            free(buf);
+    }
     r->p = q;
     return 0;
 }
@@ -423,8 +426,7 @@ static size_t put_num(char *p, double v)
         memcpy(p, "null", 4);
         return 4;
     }
-    int n = noise_format_double(v, p, 32);
-    return n > 0 ? (size_t)n : 0;
+    return (size_t)jsonout_number(v, p);
 }
 
 int batch_answer_json(const double *values, const double *grads, size_t n, int g,

@@ -88,63 +88,54 @@ static int json_reply(json_t *doc, const char *cache_control, reply *out)
 /* Deterministic answers (same request, same bytes for this version). */
 #define API_CACHE_CONTROL "public, max-age=86400"
 
-int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+int api_point(const route *r, const query_result *q, reply *out)
 {
-    query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &qr, err, err_size);
-    if (rc != 0)
-        return rc;
-    double p[2] = {qr.x, qr.y}, grad[3] = {0, 0, 0};
+    double p[2] = {q->x, q->y}, grad[3] = {0, 0, 0};
     int n_grad = 0;
-    double v = noise_eval_point(&qr.spec, p, 2, grad, &n_grad);
+    double v = noise_eval_point(&q->spec, p, 2, grad, &n_grad);
     /* "o" fails the whole pack on a NULL (out of memory) and releases the
      * other values, so a reply is complete or not sent. */
     json_t *doc = json_pack("{s:s,s:I,s:o,s:f,s:f,s:o,s:o}", "kind", noise_kind_name(r->kind),
-                            "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
-                            "x", qr.x, "y", qr.y, "value", real_or_null(v), "gradient",
+                            "seed", (json_int_t)r->seed, "params", params_object(&q->spec),
+                            "x", q->x, "y", q->y, "value", real_or_null(v), "gradient",
                             real_array(grad, (size_t)n_grad));
-    rc = json_reply(doc, API_CACHE_CONTROL, out);
-    return rc;
+    return json_reply(doc, API_CACHE_CONTROL, out);
 }
 
-int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
+int api_points(const route *r, const query_result *qr, const char *body, size_t body_len,
                reply *out, char *err, size_t err_size)
 {
-    query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, 0, &qr, err, err_size);
-    if (rc != 0)
-        return rc;
     /* Parsed straight into an array and answered straight from arrays
      * (batch.h): a few large blocks instead of an allocation per number. */
     batch b;
-    rc = batch_parse(body, body_len, LIMIT_MAX_POINTS, &b, err, err_size);
+    int rc = batch_parse(body, body_len, LIMIT_MAX_POINTS, &b, err, err_size);
     if (rc != 0)
         return rc;
-    if (b.dims == 3 && qr.spec.has_t) {
+    if (b.dims == 3 && qr->spec.has_t) {
         batch_free(&b);
         snprintf(err, err_size, "t is given twice: in the query (t=...) and as the third number "
                                 "of each point; send [x, y] points with t, or [x, y, t] points "
                                 "without it");
         return ERR_BAD_REQUEST;
     }
-    if (b.dims == 3 && noise_spec_planar(&qr.spec)) {
+    if (b.dims == 3 && noise_spec_planar(&qr->spec)) {
         batch_free(&b);
         const char *variant = r->kind == NOISE_CLASSIC                       ? ""
-                              : qr.spec.gradients == NOISE_GRADIENTS_ANGLE ? " with gradients=angle"
+                              : qr->spec.gradients == NOISE_GRADIENTS_ANGLE ? " with gradients=angle"
                                                                            : " with falloff=quartic";
         snprintf(err, err_size, "%s%s is a 2D field (no third coordinate): send [x, y] points, not [x, y, t]",
                  noise_kind_name(r->kind), variant);
         return ERR_BAD_REQUEST;
     }
     size_t n = b.n;
-    int g = (b.dims == 3 || qr.spec.has_t) ? 3 : 2;
+    int g = (b.dims == 3 || qr->spec.has_t) ? 3 : 2;
     double *values = failalloc_malloc((n ? n : 1) * sizeof *values);
     double *grads = failalloc_malloc((n ? n : 1) * 3 * sizeof *grads);
     char *text = NULL;
     size_t len = 0;
     /* the batch on one prepared field (improved noise shuffles its
      * permutations once per request) */
-    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), &qr.spec);
+    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), &qr->spec);
     if (values == NULL || grads == NULL || field == NULL) {
         rc = ERR_NOMEM;
         goto done;
@@ -164,17 +155,13 @@ done:
     return rc;
 }
 
-int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size)
+int api_stats(const route *r, const query_result *qr, reply *out)
 {
-    query_result qr;
-    int rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &qr, err, err_size);
-    if (rc != 0)
-        return rc;
     stats_summary *s = failalloc_malloc(sizeof *s);
     if (s == NULL)
         return ERR_NOMEM;
-    if (stats_field(&qr.spec, qr.window.x, qr.window.y, qr.window.step, qr.window.width,
-                    qr.window.height, qr.bins, NULL, NULL, s) != 0) {
+    if (stats_field(&qr->spec, qr->window.x, qr->window.y, qr->window.step, qr->window.width,
+                    qr->window.height, qr->bins, NULL, NULL, s) != 0) {
         free(s);
         return ERR_NOMEM;
     }
@@ -187,9 +174,9 @@ int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t
     double n = (double)s->count;
     json_t *doc = json_pack(
         "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",
-        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr.spec),
-        "window", "x", qr.window.x, "y", qr.window.y, "step", qr.window.step, "width", qr.window.width,
-        "height", qr.window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
+        "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed, "params", params_object(&qr->spec),
+        "window", "x", qr->window.x, "y", qr->window.y, "step", qr->window.step, "width", qr->window.width,
+        "height", qr->window.height, "count", (json_int_t)s->count, "min", s->min, "max", s->max,
         "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
         "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
     free(s);

@@ -9,18 +9,23 @@
 #include "service/reply.h"
 #include "service/route.h"
 
-/* Each returns 0 and fills *out, or an ERR_* code with a message in err. */
+/* Each returns 0 and fills *out, or an ERR_* code (with a message in err
+ * where it takes one). The evaluating ones take their query parsed once
+ * (query_parse with the flags named; the service's typed request,
+ * fieldreq.h, holds it). */
 
-/* GET /{kind}/{seed}/point?x=&y=&<field params>. */
-int api_point(const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+/* GET /{kind}/{seed}/point?x=&y=&<field params>: q from QUERY_POINT. */
+int api_point(const route *r, const query_result *q, reply *out);
 
-/* POST /{kind}/{seed}/points?<field params> with body[0..body_len). */
-int api_points(const route *r, const query_args *q, const char *body, size_t body_len,
+/* POST /{kind}/{seed}/points?<field params> with body[0..body_len): q from
+ * flags 0; the body is parsed here (batch.h). */
+int api_points(const route *r, const query_result *q, const char *body, size_t body_len,
                reply *out, char *err, size_t err_size);
 
 /* GET /{kind}/{seed}/stats?x=&y=&step=&width=&height=[&bins=]&<field params>:
- * statistics of the window's samples (stats.h) as JSON. */
-int api_stats(const route *r, const query_args *q, reply *out, char *err, size_t err_size);
+ * statistics of the window's samples (stats.h) as JSON; q from
+ * QUERY_WINDOW | QUERY_BINS. */
+int api_stats(const route *r, const query_result *q, reply *out);
 
 /* GET /{kind}/{seed}/tile.json?<field and render params>; base_url is the
  * scheme and authority the tiles template starts with ("http://h:p"). */

@@ -23,15 +23,15 @@ static void millions(uint64_t v, char *buf, size_t buf_size)
     snprintf(buf, buf_size, "%.1fM", (double)v / 1e6);
 }
 
-int cost_check(const noise_spec *spec, uint64_t samples, int gradients, const char *lower_hint,
-               char *err, size_t err_size)
+int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t limit,
+               const char *lower_hint, char *err, size_t err_size)
 {
     uint64_t c = cost_estimate(spec, samples, gradients);
-    if (c <= COST_REQUEST_LIMIT)
+    if (c <= limit)
         return 0;
-    char cost[32], limit[32], lower[200] = "";
+    char cost[32], limit_text[32], lower[200] = "";
     millions(c, cost, sizeof cost);
-    millions(COST_REQUEST_LIMIT, limit, sizeof limit);
+    millions(limit, limit_text, sizeof limit_text);
     size_t n = 0;
 #define ADD(...) \
     n += (size_t)snprintf(lower + n, n < sizeof lower ? sizeof lower - n : 0, __VA_ARGS__)
@@ -49,6 +49,6 @@ int cost_check(const noise_spec *spec, uint64_t samples, int gradients, const ch
              "is over the limit of %s units per request; lower: %s",
              cost, (unsigned long long)samples, spec->octaves,
              spec->warp > 0 ? COST_WARP_FACTOR : 1, gradients ? COST_GRADIENT_FACTOR : 1,
-             spec->has_t ? COST_3D_FACTOR : 1, limit, n ? lower : "the request's size");
+             spec->has_t ? COST_3D_FACTOR : 1, limit_text, n ? lower : "the request's size");
     return -1;
 }

@@ -33,6 +33,16 @@
  * (@2x, 16 octaves, warp, t, shade) is 512^2 x 16 x 3 x 2 x 4 = 100.7M. */
 #define COST_REQUEST_LIMIT 50000000ULL
 
+/* A grid may cost at most this in all: about eight seconds of one core, so
+ * that the largest window (4097^2, Unity's largest heightmap) can be had
+ * with the octaves, gradients or warp that terrain takes (6 octaves with
+ * gradients and warp: 302M), while the costliest one that passes
+ * validation (16 octaves, warp, t: 3222.8M, about a minute) is refused.
+ * A grid is computed in bands, each its own job of the fair render pool
+ * within COST_REQUEST_LIMIT, so a grid never holds a worker for long;
+ * /stats of a window is one job and keeps COST_REQUEST_LIMIT. */
+#define COST_GRID_LIMIT 400000000ULL
+
 /* The render pool's bound on waiting work, per worker thread: about four
  * seconds of work each (so a request admitted to a full queue starts
  * within about four seconds). */
@@ -42,11 +52,11 @@
  * gradients when gradients is 1. Never 0. */
 uint64_t cost_estimate(const noise_spec *spec, uint64_t samples, int gradients);
 
-/* 0 when the request's cost is within COST_REQUEST_LIMIT; else -1 with a
- * message in err naming the cost, its factors, the limit and the
- * parameters to lower (lower_hint, e.g. "ask for @1x", is added to them
- * when not NULL). */
-int cost_check(const noise_spec *spec, uint64_t samples, int gradients, const char *lower_hint,
-               char *err, size_t err_size);
+/* 0 when the request's cost is within limit (COST_REQUEST_LIMIT, or
+ * COST_GRID_LIMIT for a grid); else -1 with a message in err naming the
+ * cost, its factors, the limit and the parameters to lower (lower_hint,
+ * e.g. "ask for @1x", is added to them when not NULL). */
+int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t limit,
+               const char *lower_hint, char *err, size_t err_size);
 
 #endif

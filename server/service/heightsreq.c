@@ -5,17 +5,14 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/errors.h"
 #include "base/etag.h"
-#include "base/monotime.h"
 #include "service/cost.h"
-#include "base/gzip.h"
 #include "service/query.h"
-#include "service/tile.h"
 
 const char *heightsreq_ext_name(route_ext ext)
 {
@@ -148,8 +145,17 @@ int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t b
     return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
 }
 
+/* heightsreq_key's calls (heightsreq_key_calls). */
+static atomic_ulong key_calls;
+
+unsigned long heightsreq_key_calls(void)
+{
+    return atomic_load_explicit(&key_calls, memory_order_relaxed);
+}
+
 int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_size)
 {
+    atomic_fetch_add_explicit(&key_calls, 1, memory_order_relaxed);
     char canon[1024];
     int is_grid = r->id == ROUTE_GRID;
     if (heightsreq_canonical(g, is_grid, canon, sizeof canon) < 0)
@@ -183,112 +189,6 @@ int heightsreq_headers(const grid_request *g, reply *out)
 
 #define GRID_CACHE_CONTROL "public, max-age=31536000, immutable"
 
-/* A numeric tile's cache fill: the window's bytes through grid.h. */
-typedef struct {
-    metrics *m;
-    const grid_request *g;
-} numeric_ctx;
-
-static int numeric_fill(void *vctx, const char *key, void **out_data, size_t *out_size,
-                        void **out_user)
-{
-    (void)key;
-    numeric_ctx *f = vctx;
-    unsigned char *body;
-    size_t size;
-    double t0 = monotime_s();
-    if (grid_render(f->g, &body, &size) != 0)
-        return ERR_NOMEM;
-    metrics_observe_render(f->m, monotime_s() - t0);
-    *out_data = body;
-    *out_size = size;
-    *out_user = NULL;
-    return 0;
-}
-
-/* A numeric tile's request, its cache key and ETag. */
-typedef struct {
-    grid_request g;
-    char key[1400], etag[32];
-} tile_req;
-
-/* Fills t for the tile route r. Returns 0 or an ERR_* code. */
-static int tile_request(const route *r, const query_args *q, const char *accept_encoding,
-                        tile_req *t, char *err, size_t err_size)
-{
-    grid_request *g = &t->g;
-    int rc = heightsreq_parse(q, r->kind, r->seed, 0, r->ext, g, err, err_size);
-    if (rc != 0)
-        return rc;
-    /* the tile's pixel centres, as render_tile_png samples them */
-    int px = 256 * r->scale;
-    render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g->x, &g->y);
-    g->step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
-    g->width = g->height = px;
-    g->gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    if (heightsreq_key(r, g, t->key, sizeof t->key) < 0) {
-        snprintf(err, err_size, "canonical request too long");
-        return ERR_INTERNAL;
-    }
-    tile_etag(t->key, t->etag, sizeof t->etag);
-    return 0;
-}
-
-/* The reply for a numeric tile's cache entry e (the reply holds it). */
-static int entry_reply(const grid_request *g, cache_entry *e, const char *inm, const char *etag,
-                       reply *out)
-{
-    out->status = etag_matches(inm, etag) ? 304 : 200;
-    out->cache_control = GRID_CACHE_CONTROL;
-    out->body_kind = REPLY_ENTRY;
-    out->entry = e;
-    out->body = cache_entry_data(e);
-    out->size = cache_entry_size(e);
-    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(g, out) != 0) {
-        reply_release(out);
-        return ERR_INTERNAL;
-    }
-    return 0;
-}
-
-int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
-                          const char *inm, const char *accept_encoding, reply *out, char *err,
-                          size_t err_size)
-{
-    tile_req tr;
-    int rc = tile_request(r, q, accept_encoding, &tr, err, err_size);
-    if (rc != 0)
-        return rc;
-    numeric_ctx f = {tile_service_metrics(t), &tr.g};
-    cache_entry *e = NULL;
-    if (cache_get(tile_service_cache(t), tr.key, numeric_fill, &f, &e, NULL) != 0)
-        return ERR_NOMEM;
-    return entry_reply(&tr.g, e, inm, tr.etag, out);
-}
-
-int heightsreq_tile_lookup(tile_service *t, const route *r, const query_args *q,
-                           const char *inm, const char *accept_encoding, reply *out,
-                           uint64_t *out_cost, char *err, size_t err_size)
-{
-    tile_req tr;
-    int rc = tile_request(r, q, accept_encoding, &tr, err, err_size);
-    if (rc != 0)
-        return rc;
-    const grid_request *g = &tr.g;
-    cache_entry *e = NULL;
-    if (cache_lookup(tile_service_cache(t), tr.key, &e) == 0) {
-        rc = entry_reply(g, e, inm, tr.etag, out);
-        return rc != 0 ? rc : 1;
-    }
-    uint64_t samples = (uint64_t)g->width * (uint64_t)g->height;
-    int grads = g->enc.format == HEIGHTS_NPY && g->enc.gradient;
-    if (cost_check(&g->spec, samples, grads, r->scale == 2 ? "ask for @1x" : NULL, err,
-                   err_size) != 0)
-        return ERR_TOO_COSTLY;
-    *out_cost = cost_estimate(&g->spec, samples, grads);
-    return 0;
-}
-
 /* The estimated work of one band of g (cost.h): gradients for .npy with
  * gradient=1 and for shaded pictures. */
 static uint64_t grid_band_cost(const grid_request *g)
@@ -315,22 +215,11 @@ static int stream_produce(void *ctx) { return grid_job_compute_band(ctx) < 0 ? -
 static void stream_done(void *ctx) { grid_job_destroy(ctx); }
 
 
-int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
-                          const char *accept_encoding, reply *out, char *err, size_t err_size)
+int heightsreq_grid_stream(const grid_request *g, const char *etag, const char *if_none_match,
+                           reply *out)
 {
-    grid_request g;
-    int rc = heightsreq_parse(q, r->kind, r->seed, 1, r->ext, &g, err, err_size);
-    if (rc != 0)
-        return rc;
-    g.gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    char key[1400], etag[32];
-    if (heightsreq_key(r, &g, key, sizeof key) < 0) {
-        snprintf(err, err_size, "canonical request too long");
-        return ERR_INTERNAL;
-    }
-    tile_etag(key, etag, sizeof etag);
     out->cache_control = GRID_CACHE_CONTROL;
-    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(&g, out) != 0) {
+    if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(g, out) != 0) {
         reply_release(out);
         return ERR_INTERNAL;
     }
@@ -340,7 +229,7 @@ int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_no
         return 0;
     }
     grid_job *job;
-    if (grid_job_create(&g, &job) != 0) {
+    if (grid_job_create(g, &job) != 0) {
         reply_release(out);
         return ERR_NOMEM;
     }
@@ -353,6 +242,6 @@ int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_no
     out->stream.ctx = job;
     out->stream.block_bytes = 64 * 1024;
     out->stream.produce = stream_produce;
-    out->stream.produce_cost = grid_band_cost(&g);
+    out->stream.produce_cost = grid_band_cost(g);
     return 0;
 }

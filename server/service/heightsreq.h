@@ -23,7 +23,6 @@
 #include "service/query.h"
 #include "service/reply.h"
 #include "service/route.h"
-#include "service/tile.h"
 
 /* The extension's name without the dot ("png", "npy", "r16"). */
 const char *heightsreq_ext_name(route_ext ext);
@@ -60,32 +59,19 @@ int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_
  * (no room in the reply: a bug). */
 int heightsreq_headers(const grid_request *g, reply *out);
 
-/* Answers GET/HEAD of a numeric tile (.npy, .r16, .png with an encoding:
- * heightsreq_is_numeric_tile) from t's cache, filled through grid.h with
- * the tile's pixel centres: 200, or 304 when if_none_match matches; gzip
- * (.npy, .r16) when accept_encoding allows it, cached apart. Returns 0 and
- * fills *out; or an ERR_* code with a message in err. */
-int heightsreq_tile_reply(tile_service *t, const route *r, const query_args *q,
-                          const char *if_none_match, const char *accept_encoding, reply *out,
-                          char *err, size_t err_size);
+/* Answers GET/HEAD of a grid g (parsed, gzip decided) whose ETag is etag:
+ * 304 when if_none_match matches it (nothing computed), else 200 with the
+ * body streamed in bands (REPLY_STREAM with produce: each band is a step
+ * of its own, for the render pool; exact Content-Length for plain .npy and
+ * .r16, chunked otherwise). Computes nothing itself: cheap enough for the
+ * connection thread. Returns 0 and fills *out; or ERR_NOMEM, ERR_INTERNAL.
+ * Numeric tiles are cached answers (tile.h). */
+int heightsreq_grid_stream(const grid_request *g, const char *etag, const char *if_none_match,
+                           reply *out);
 
-/* The render pool's admission of a numeric tile (on the connection
- * thread): returns 1 with *out filled when the cache has it (200 or 304);
- * 0 when it must be computed, with its estimated work in *out_cost; or an
- * ERR_* code with a message in err (a bad query; ERR_TOO_COSTLY). */
-int heightsreq_tile_lookup(tile_service *t, const route *r, const query_args *q,
-                           const char *if_none_match, const char *accept_encoding, reply *out,
-                           uint64_t *out_cost, char *err, size_t err_size);
-
-/* Answers GET/HEAD of a grid route r with query q: 304 when if_none_match
- * matches the ETag (nothing computed), else 200 with the body streamed in
- * bands (REPLY_STREAM with produce: each band is a step of its own, for
- * the render pool; exact Content-Length for plain .npy and .r16, chunked
- * otherwise); gzip when accept_encoding allows it (.npy, .r16). Computes
- * nothing itself: cheap enough for the connection thread.
- * Returns 0 and fills *out; or an ERR_* code with a message in err. */
-int heightsreq_grid_reply(const route *r, const query_args *q, const char *if_none_match,
-                          const char *accept_encoding, reply *out, char *err, size_t err_size);
+/* How many times heightsreq_key ran in this process (a test counter,
+ * fieldreq_key_calls). */
+unsigned long heightsreq_key_calls(void);
 
 /* Bumped when the bytes of a numeric tile or grid change for the same
  * request; part of their ETags. */

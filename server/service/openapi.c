@@ -240,12 +240,13 @@ static json_t *tile_responses(void)
 
 /* The operations whose costliest valid request is over the per-request
  * work limit (cost.h), so that they may answer ERR_TOO_COSTLY: @2x tiles
- * (512^2 x 16 octaves x warp x t is 50.3M), numeric tiles at @2x, /stats
- * windows. A 256-px tile (at most 25.2M) and a batch of at most
- * LIMIT_MAX_POINTS points (3.8M) cannot reach it. json.test.mjs gets the
- * answer from each. */
+ * (512^2 x 16 octaves x warp x t is 50.3M), numeric tiles at @2x, grids
+ * and /stats windows (4097^2 x 16 octaves x warp x t is 3.2G). A 256-px
+ * tile (at most 25.2M) and a batch of at most LIMIT_MAX_POINTS points
+ * (3.8M) cannot reach it. json.test.mjs gets the answer from each. */
 static const char *const costly_operations[] = {
-    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile", "getStats", "headStats",
+    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile",
+    "getGrid",   "headGrid",   "getStats",       "headStats",
 };
 #define N_COSTLY (sizeof costly_operations / sizeof *costly_operations)
 
@@ -257,10 +258,10 @@ static int add_too_costly(json_t *doc)
     snprintf(status, sizeof status, "%u", errors_status(ERR_TOO_COSTLY));
     const char *text = errors_strerror(ERR_TOO_COSTLY);
     snprintf(desc, sizeof desc,
-             "%c%s: its estimated work is over the per-request limit of %llu units; the "
-             "message names the cost, the limit and what to lower",
+             "%c%s: its estimated work is over the per-request limit of %llu units (a "
+             "grid's: %llu units); the message names the cost, the limit and what to lower",
              text[0] >= 'a' && text[0] <= 'z' ? text[0] - 'a' + 'A' : text[0], text + 1,
-             (unsigned long long)COST_REQUEST_LIMIT);
+             (unsigned long long)COST_REQUEST_LIMIT, (unsigned long long)COST_GRID_LIMIT);
     json_t *responses = json_object_get(json_object_get(doc, "components"), "responses");
     if (json_object_set_new(responses, "TooCostly",
                             json_pack("{s:s,s:{s:{s:{s:s}}}}", "description", desc, "content",

@@ -2,6 +2,7 @@
 #include "service/query.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,9 +200,19 @@ static int parse_own(const param_row *r, const char *v, double *out, char *err, 
     return ERR_BAD_REQUEST;
 }
 
+/* query_parse's calls (query_parse_calls): relaxed, a count and nothing
+ * it orders. */
+static atomic_ulong parse_calls;
+
+unsigned long query_parse_calls(void)
+{
+    return atomic_load_explicit(&parse_calls, memory_order_relaxed);
+}
+
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size)
 {
+    atomic_fetch_add_explicit(&parse_calls, 1, memory_order_relaxed);
     const char *names[LIMIT_QUERY_PARAMS];
     const char *values[LIMIT_QUERY_PARAMS];
     size_t n_field = 0;

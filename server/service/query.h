@@ -88,6 +88,10 @@ typedef struct {
 int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flags,
                 query_result *out, char *err, size_t err_size);
 
+/* How many times query_parse ran in this process (a test counter: with
+ * fieldreq_key_calls, it shows a request parsed and keyed once). */
+unsigned long query_parse_calls(void);
+
 /* The canonical text of the render options: "palette=gray&shade=0&zero=0".
  * Returns the length or -1 if buf is too small. */
 int query_render_canonical(const render_opts *opts, char *buf, size_t buf_size);

@@ -233,9 +233,11 @@ unknown_kind: {
 static const struct {
     const char *name;
     unsigned int methods;
-    int evaluates;
+    unsigned int takes;
+    route_admit admit;
 } table[ROUTE_COUNT] = {
-#define ROUTE_FACTS(id, name, methods, evaluates, handler) [ROUTE_##id] = {name, methods, evaluates},
+#define ROUTE_FACTS(id, name, methods, takes, admit, handler) \
+    [ROUTE_##id] = {name, methods, takes, admit},
     ROUTES_MAP(ROUTE_FACTS)
 #undef ROUTE_FACTS
 };
@@ -244,7 +246,14 @@ const char *route_name(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[
 
 unsigned int route_methods(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].methods : 0; }
 
-int route_evaluates(route_id id) { return (unsigned)id < ROUTE_COUNT && table[id].evaluates; }
+unsigned int route_takes(route_id id) { return (unsigned)id < ROUTE_COUNT ? table[id].takes : 0; }
+
+route_admit route_admission(route_id id)
+{
+    return (unsigned)id < ROUTE_COUNT ? table[id].admit : ROUTE_ADMIT_RUN;
+}
+
+int route_evaluates(route_id id) { return route_admission(id) != ROUTE_ADMIT_RUN; }
 
 unsigned int route_method_bit(const char *method)
 {

@@ -13,28 +13,46 @@ enum { ROUTE_GET = 1, ROUTE_HEAD = 2, ROUTE_POST = 4, ROUTE_OPTIONS = 8 };
 #define ROUTE_READ (ROUTE_GET | ROUTE_HEAD | ROUTE_OPTIONS)
 #define ROUTE_WRITE (ROUTE_POST | ROUTE_OPTIONS)
 
-/* The route table, written once: XX(ID, name, methods, evaluates, handler).
- * name labels metrics and logs; evaluates is 1 for routes whose answer may
- * need the field computed (the work a render pool takes off the connection
- * threads; a tile only on a cache miss); handler is the function service.c
- * binds to the route. route.c expands the table into names and methods,
- * service.c into the dispatch table. */
-#define ROUTES_MAP(XX)                                           \
-    XX(NONE, "none", 0, 0, handle_none)                          \
-    XX(TILE, "tile", ROUTE_READ, 1, handle_tile)                 \
-    XX(GRID, "grid", ROUTE_READ, 1, handle_grid)                 \
-    XX(POINT, "point", ROUTE_READ, 1, handle_point)              \
-    XX(POINTS, "points", ROUTE_WRITE, 1, handle_points)          \
-    XX(STATS, "stats", ROUTE_READ, 1, handle_stats)              \
-    XX(TILEJSON, "tilejson", ROUTE_READ, 0, handle_tilejson)     \
-    XX(KINDS, "kinds", ROUTE_READ, 0, handle_kinds)              \
-    XX(HEALTHZ, "healthz", ROUTE_READ, 0, handle_healthz)        \
-    XX(METRICS, "metrics", ROUTE_READ, 0, handle_metrics)        \
-    XX(OPENAPI, "openapi", ROUTE_READ, 0, handle_openapi)        \
-    XX(STATIC, "static", ROUTE_READ, 0, handle_static)
+/* What a route takes besides its path (bits of the table's takes column). */
+enum { ROUTE_TAKES_QUERY = 1, ROUTE_TAKES_BODY = 2 };
+
+/* How a route is admitted (service_admit, on the connection thread) and
+ * run (service_run). Every route but RUN evaluates the field: its query
+ * is parsed once at admission into a typed request (fieldreq.h) with its
+ * cost, held to the per-request work limit (422), and carried to the
+ * worker. */
+typedef enum {
+    ROUTE_ADMIT_RUN = 0, /* evaluates nothing: run at once on the connection thread */
+    ROUTE_ADMIT_CACHED,  /* a cached answer (tiles): a hit is answered at
+                            admission, a miss runs on a render-pool worker */
+    ROUTE_ADMIT_STREAM,  /* answered at admission by its handler with a stream
+                            whose bands render-pool workers make (grids) */
+    ROUTE_ADMIT_POOL     /* run on a render-pool worker with its cost */
+} route_admit;
+
+/* The route table, written once: XX(ID, name, methods, takes, admit,
+ * handler). name labels metrics and logs; takes says whether the handler
+ * reads the query string and the body; admit how the request is admitted
+ * and run (route_admit); handler is the function service.c binds to the
+ * route. route.c expands the table into names, methods, takes and
+ * admission, service.c into the dispatch table. */
+#define ROUTES_MAP(XX)                                                                      \
+    XX(NONE, "none", 0, 0, ROUTE_ADMIT_RUN, handle_none)                                    \
+    XX(TILE, "tile", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_CACHED, handle_tile)        \
+    XX(GRID, "grid", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_STREAM, handle_grid)        \
+    XX(POINT, "point", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_POOL, handle_point)       \
+    XX(POINTS, "points", ROUTE_WRITE, ROUTE_TAKES_QUERY | ROUTE_TAKES_BODY, ROUTE_ADMIT_POOL, \
+       handle_points)                                                                       \
+    XX(STATS, "stats", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_POOL, handle_stats)       \
+    XX(TILEJSON, "tilejson", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_RUN, handle_tilejson) \
+    XX(KINDS, "kinds", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_kinds)                        \
+    XX(HEALTHZ, "healthz", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_healthz)                  \
+    XX(METRICS, "metrics", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_metrics)                  \
+    XX(OPENAPI, "openapi", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_openapi)                  \
+    XX(STATIC, "static", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_static)
 
 typedef enum {
-#define ROUTE_ENUM(id, name, methods, evaluates, handler) ROUTE_##id,
+#define ROUTE_ENUM(id, name, methods, takes, admit, handler) ROUTE_##id,
     ROUTES_MAP(ROUTE_ENUM)
 #undef ROUTE_ENUM
     ROUTE_COUNT
@@ -82,7 +100,14 @@ const char *route_name(route_id id);
 /* The ROUTE_GET... bits of the methods a route answers. */
 unsigned int route_methods(route_id id);
 
-/* 1 if the route may evaluate the field (the table's evaluates column). */
+/* The ROUTE_TAKES_... bits of what a route reads besides its path. */
+unsigned int route_takes(route_id id);
+
+/* How the route is admitted and run (the table's admit column). */
+route_admit route_admission(route_id id);
+
+/* 1 if the route may evaluate the field: its admission is not
+ * ROUTE_ADMIT_RUN. */
 int route_evaluates(route_id id);
 
 /* The ROUTE_GET... bit of a method name ("GET" -> ROUTE_GET), 0 for any

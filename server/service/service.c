@@ -8,7 +8,6 @@
 #include <strings.h>
 
 #include "service/api.h"
-#include "service/cost.h"
 #include "base/daemon_limits.h"
 #include "base/errors.h"
 #include "service/files.h"
@@ -206,43 +205,50 @@ static int handle_none(service *s, const service_request *rq, reply *out, char *
     return ERR_NOT_FOUND;
 }
 
+/* The evaluating routes' handlers read the typed request service_admit
+ * built (rq->field), never the query. */
+
 static int handle_tile(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
-    if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
-        return heightsreq_tile_reply(s->tiles, &rq->route, &rq->query, rq->if_none_match,
-                                     rq->accept_encoding, out, err, err_size);
-    return tile_handle(s->tiles, rq->if_none_match, &rq->route, &rq->query, out, err, err_size);
+    return tile_answer(s->tiles, &rq->field, rq->if_none_match, out, err, err_size);
 }
 
+/* Answered at admission (ROUTE_ADMIT_STREAM): the stream computes nothing
+ * until its bands are produced. */
 static int handle_grid(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
     (void)s;
-    return heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match, rq->accept_encoding,
-                                 out, err, err_size);
+    (void)err;
+    (void)err_size;
+    return heightsreq_grid_stream(&rq->field.g, rq->field.etag, rq->if_none_match, out);
 }
 
 static int handle_point(service *s, const service_request *rq, reply *out, char *err,
                         size_t err_size)
 {
     (void)s;
-    return api_point(&rq->route, &rq->query, out, err, err_size);
+    (void)err;
+    (void)err_size;
+    return api_point(&rq->field.r, &rq->field.q, out);
 }
 
 static int handle_points(service *s, const service_request *rq, reply *out, char *err,
                          size_t err_size)
 {
     (void)s;
-    return api_points(&rq->route, &rq->query, rq->body != NULL ? rq->body : "", rq->body_len,
-                      out, err, err_size);
+    return api_points(&rq->field.r, &rq->field.q, rq->body != NULL ? rq->body : "",
+                      rq->body_len, out, err, err_size);
 }
 
 static int handle_stats(service *s, const service_request *rq, reply *out, char *err,
                         size_t err_size)
 {
     (void)s;
-    return api_stats(&rq->route, &rq->query, out, err, err_size);
+    (void)err;
+    (void)err_size;
+    return api_stats(&rq->field.r, &rq->field.q, out);
 }
 
 static int handle_tilejson(service *s, const service_request *rq, reply *out, char *err,
@@ -353,20 +359,12 @@ static int handle_static(service *s, const service_request *rq, reply *out, char
 
 /* The route table's handler column. */
 static const handler_fn handlers[ROUTE_COUNT] = {
-#define ROUTE_HANDLER(id, name, methods, evaluates, handler) [ROUTE_##id] = handler,
+#define ROUTE_HANDLER(id, name, methods, takes, admit, handler) [ROUTE_##id] = handler,
     ROUTES_MAP(ROUTE_HANDLER)
 #undef ROUTE_HANDLER
 };
 
 /* ---- dispatch ---- */
-
-/* Routes whose handlers read the query string. */
-static int takes_query(route_id id)
-{
-    return id == ROUTE_TILE || id == ROUTE_GRID || id == ROUTE_POINT || id == ROUTE_POINTS ||
-           id == ROUTE_STATS ||
-           id == ROUTE_TILEJSON;
-}
 
 static int options_reply(route_id id, reply *out)
 {
@@ -463,7 +461,7 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
         snprintf(err, err_size, "request body larger than %d bytes", LIMIT_BODY_BYTES);
         return ERR_TOO_LARGE;
     }
-    if (takes_query(id)) {
+    if (route_takes(id) & ROUTE_TAKES_QUERY) {
         rc = query_split(query, &rq->query, err, err_size);
         if (rc != 0)
             return rc;
@@ -477,6 +475,7 @@ int service_prepare(service *s, service_request *rq, reply *out)
     memset(&rq->route, 0, sizeof rq->route);
     memset(&rq->query, 0, sizeof rq->query);
     rq->route.id = ROUTE_NONE;
+    rq->field.ask = FIELD_ASK_NONE;
     int rc = prepare(s, rq, out, err, sizeof err);
     if (rc == 1)
         return 1;
@@ -488,96 +487,75 @@ int service_prepare(service *s, service_request *rq, reply *out)
     return 1;
 }
 
+/* The handler of rq's route; 0, or an ERR_* code with a message in err. */
+static int run_handler(service *s, const service_request *rq, reply *out, char *err,
+                       size_t err_size)
+{
+    route_id id = rq->route.id;
+    if ((unsigned)id >= ROUTE_COUNT)
+        id = ROUTE_NONE;
+    if (route_evaluates(id) && rq->field.ask == FIELD_ASK_NONE) {
+        snprintf(err, err_size, "%s request run without admission", route_name(id));
+        return ERR_INTERNAL;
+    }
+    return handlers[id](s, rq, out, err, err_size);
+}
+
 void service_run(service *s, const service_request *rq, reply *out)
 {
     char err[ERRORS_MSG_MAX] = "";
-    route_id id = rq->route.id;
-    int rc = handlers[(unsigned)id < ROUTE_COUNT ? id : ROUTE_NONE](s, rq, out, err, sizeof err);
+    int rc = run_handler(s, rq, out, err, sizeof err);
     if (rc != 0)
         reply_error(out, rc, err);
     else
         gzip_json(rq, out);
 }
 
-/* The points of a batch body, counted cheaply: one '[' per point plus the
- * array's own (an over-count when a malformed body has more; the parser
- * refuses that body anyway). */
-static uint64_t count_points(const char *body, size_t len)
-{
-    uint64_t n = 0;
-    for (const char *p = body, *end = body + len; p != NULL && p < end;
-         p = memchr(p, '[', (size_t)(end - p))) {
-        if (*p == '[')
-            n++;
-        p++;
-    }
-    n = n > 0 ? n - 1 : 0;
-    return n > LIMIT_MAX_POINTS ? LIMIT_MAX_POINTS : n;
-}
-
 int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost)
 {
     char err[ERRORS_MSG_MAX] = "";
-    int rc = 0;
-    query_result qr;
+    route_id id = rq->route.id;
+    route_admit how = route_admission(id);
+    field_request *fr = &rq->field;
     *out_cost = 1;
-    switch (rq->route.id) {
-    case ROUTE_TILE:
-        if (heightsreq_is_numeric_tile(rq->route.ext, &rq->query))
-            rc = heightsreq_tile_lookup(s->tiles, &rq->route, &rq->query, rq->if_none_match,
-                                        rq->accept_encoding, out, out_cost, err, sizeof err);
-        else
-            rc = tile_lookup(s->tiles, rq->raw_target, rq->if_none_match, &rq->route, &rq->query,
-                             out, out_cost, err, sizeof err);
+    fr->ask = FIELD_ASK_NONE;
+    if (how == ROUTE_ADMIT_RUN)
+        return 0;
+    field_ask ask = fieldreq_ask(&rq->route, &rq->query);
+    int rc = 0;
+    if (ask == FIELD_ASK_PICTURE_TILE) {
+        /* the fast path: a picture tile asked for again in the same words */
+        rc = tile_memo_lookup(s->tiles, rq->raw_target, rq->if_none_match, out);
         if (rc == 1)
             return 1;
-        break;
-    case ROUTE_GRID:
-        /* a grid is answered at once: the reply is a stream whose bands are
-         * made one at a time (reply.h, produce); 304 and bad queries too */
-        rc = heightsreq_grid_reply(&rq->route, &rq->query, rq->if_none_match,
-                                   rq->accept_encoding, out, err, sizeof err);
-        if (rc == 0)
-            return 1;
-        break;
-    case ROUTE_POINT:
-        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_POINT, &qr, err,
-                         sizeof err);
-        if (rc == 0)
-            *out_cost = cost_estimate(&qr.spec, 1, 1);
-        break;
-    case ROUTE_POINTS: {
-        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, 0, &qr, err, sizeof err);
-        uint64_t n = rq->body != NULL ? count_points(rq->body, rq->body_len) : 0;
-        if (rc == 0 && cost_check(&qr.spec, n, 1, "send fewer points", err, sizeof err) != 0)
-            rc = ERR_TOO_COSTLY;
-        if (rc == 0)
-            *out_cost = cost_estimate(&qr.spec, n > 0 ? n : 1, 1);
-        break;
-    }
-    case ROUTE_STATS:
-        rc = query_parse(&rq->query, rq->route.kind, rq->route.seed, QUERY_WINDOW | QUERY_BINS, &qr, err,
-                         sizeof err);
-        if (rc == 0) {
-            uint64_t n = (uint64_t)qr.window.width * (uint64_t)qr.window.height;
-            if (cost_check(&qr.spec, n, 0, "ask for fewer samples (a larger step, a smaller width or height)",
-                           err, sizeof err) != 0)
-                rc = ERR_TOO_COSTLY;
-            else
-                *out_cost = cost_estimate(&qr.spec, n, 0);
-        }
-        break;
-    default:
-        break;
     }
     if (rc == 0)
+        rc = fieldreq_build(fr, ask, &rq->route, &rq->query, rq->accept_encoding,
+                            (route_takes(id) & ROUTE_TAKES_BODY) ? rq->body : NULL, rq->body_len,
+                            err, sizeof err);
+    if (rc == 0 && how == ROUTE_ADMIT_CACHED) {
+        rc = tile_lookup(s->tiles, fr, rq->raw_target, rq->if_none_match, out);
+        if (rc == 1)
+            return 1;
+    }
+    if (rc == 0)
+        rc = fieldreq_check_cost(fr, err, sizeof err);
+    if (rc == 0 && how == ROUTE_ADMIT_STREAM) {
+        rc = run_handler(s, rq, out, err, sizeof err);
+        if (rc == 0)
+            return 1;
+    }
+    if (rc == 0) {
+        *out_cost = fr->cost;
         return 0;
+    }
     reply_error(out, rc, err);
     return 1;
 }
 
 void service_handle(service *s, service_request *rq, reply *out)
 {
-    if (service_prepare(s, rq, out) == 0)
+    uint64_t cost;
+    if (service_prepare(s, rq, out) == 0 && service_admit(s, rq, out, &cost) == 0)
         service_run(s, rq, out);
 }

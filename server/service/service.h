@@ -4,12 +4,16 @@
  * layer (http.c) is its only HTTP-speaking caller; unit tests and fuzz
  * targets call it directly and read the reply.
  *
- * A request is answered in two steps so that a render pool can run the
- * second on a worker thread: service_prepare() (connection thread, cheap:
- * path, query, method; answers errors, OPTIONS and 405 itself) and
- * service_run() (the route's handler; may evaluate the field when
- * route_evaluates(rq->route.id), callable from any thread).
- * service_handle() does both. */
+ * A request is answered in steps so that a render pool can run the last on
+ * a worker thread, each step driven by the route table (route.h: what a
+ * route takes, how it is admitted, its handler): service_prepare()
+ * (connection thread, cheap: path, query split, method; answers errors,
+ * OPTIONS and 405 itself); for a route that evaluates the field,
+ * service_admit() (connection thread: parses the query ONCE into the typed
+ * request rq->field with its cache key, ETag and cost; answers cached
+ * tiles, grids, bad queries and work over the limit); and service_run()
+ * (the route's handler, which reads the typed request and never the query;
+ * callable from any thread). service_handle() does them all. */
 #ifndef SERVICE_H
 #define SERVICE_H
 
@@ -17,6 +21,7 @@
 #include <stdint.h>
 
 #include "service/config.h"
+#include "service/fieldreq.h"
 #include "service/metrics.h"
 #include "service/query.h"
 #include "service/reply.h"
@@ -53,6 +58,10 @@ typedef struct {
     char authority[256];         /* an absolute-form target's host[:port],
                                     which then stands for Host */
     char root[2];                /* "/" for "http://host" with no path */
+
+    /* Set by service_admit for a route that evaluates the field: the
+     * request understood once (fieldreq.h), what service_run reads. */
+    field_request field;
 } service_request;
 
 /* A service for cfg (copied): its metrics, a tile cache of cfg->cache_mb
@@ -79,20 +88,24 @@ metrics *service_metrics(service *s);
 int service_prepare(service *s, service_request *rq, reply *out);
 
 /* Step 1b, on the connection thread, for a prepared request whose route
- * evaluates (route_evaluates): answers at once what needs no evaluation:
- * a cached tile (200 or 304), a bad query, a request whose estimated work
- * is over the per-request limit (422, cost.h), and a grid (a stream whose
- * bands are made by its produce step, reply.h); returns 1 with *out
- * complete. Otherwise returns 0 with *out untouched and *out_cost the
- * estimated work of service_run (for the render pool's bound). Never
- * evaluates the field and never waits for a render. */
+ * evaluates (route_evaluates): builds the typed request rq->field (the
+ * query parsed once, key, ETag, cost; fieldreq.h) and answers at once what
+ * needs no evaluation: a cached tile (200 or 304; a picture tile asked in
+ * the same words is found from its raw target without parsing), a bad
+ * query, a request whose estimated work is over the per-request limit
+ * (422, cost.h), and a grid (a stream whose bands are made by its produce
+ * step, reply.h); returns 1 with *out complete. Otherwise returns 0 with
+ * *out untouched and *out_cost the estimated work of service_run (for the
+ * render pool's bound). Never evaluates the field and never waits for a
+ * render. */
 int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cost);
 
-/* Step 2: the handler of rq->route on a prepared request; always leaves a
- * complete reply in *out (errors as JSON error replies). Thread-safe. */
+/* Step 2: the handler of rq->route on a prepared (and, for a route that
+ * evaluates, admitted) request; always leaves a complete reply in *out
+ * (errors as JSON error replies). Thread-safe. */
 void service_run(service *s, const service_request *rq, reply *out);
 
-/* Both steps. */
+/* All the steps: prepare, admit (routes that evaluate), run. */
 void service_handle(service *s, service_request *rq, reply *out);
 
 #endif

@@ -1,5 +1,5 @@
-/* tile.c: the tile endpoint: canonical request -> ETag and cache key;
- * cached PNG bytes that every hit's reply references. */
+/* tile.c: cached answers (see tile.h): one lookup, fill and reply over the
+ * tile cache for picture and numeric tiles, and the memo of targets. */
 #include "service/tile.h"
 
 #include <inttypes.h>
@@ -9,12 +9,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "service/cost.h"
 #include "base/errors.h"
 #include "base/etag.h"
-#include "base/failalloc.h"
 #include "base/hash.h"
 #include "base/monotime.h"
+#include "heights/grid.h"
+#include "service/heightsreq.h"
 #include "tiles/render.h"
 
 /* The memo of request targets: what the raw target of a tile request
@@ -23,7 +23,8 @@
  * and printing its canonical text (most of the connection thread's own
  * work for a hit; BENCHMARKS.md, "HTTP"). Both are functions of the target
  * alone, so a remembered pair is never stale; the tile itself is still
- * looked up in the cache, which alone decides what is kept. Direct-mapped,
+ * looked up in the cache, which alone decides what is kept. Picture tiles
+ * only: a numeric tile's answer depends on Accept-Encoding too. Direct-mapped,
  * a slot per hash of the target; a longer target or key is not
  * remembered. Slots are guarded by a few striped locks (held for a copy). */
 #define MEMO_SLOTS 1024
@@ -35,7 +36,7 @@ typedef struct {
     uint64_t hash;                 /* of the target; 0: empty */
     char target[MEMO_TARGET_MAX];
     char key[MEMO_KEY_MAX];
-    char etag[24];                 /* "\"<16 hex>\"" */
+    char etag[ETAG_SIZE];          /* "\"<16 hex>\"" */
 } memo_slot;
 
 struct tile_service {
@@ -88,30 +89,33 @@ static void memo_put(tile_service *t, const char *target, size_t len, uint64_t h
 
 #define TILE_CACHE_CONTROL "public, max-age=31536000, immutable"
 
-/* What a cache fill needs to render one tile. */
+/* What a cache fill needs: the typed request; the error of a failed
+ * picture render. */
 typedef struct {
     tile_service *t;
-    const route *r;
-    const query_result *q;
-    int error;
+    const field_request *fr;
 } fill_ctx;
 
+/* The bytes of a missing entry: the PNG of a picture tile, the encoded
+ * window of a numeric tile. */
 static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, void **out_user)
 {
     (void)key;
     fill_ctx *f = vctx;
-    unsigned char *png = NULL;
+    const field_request *fr = f->fr;
+    unsigned char *bytes = NULL;
     size_t size = 0;
     double t0 = monotime_s();
-    int rc = render_tile_png(&f->q->spec, f->r->z, f->r->x, f->r->y, 256 * f->r->scale,
-                             &f->q->render, &png, &size);
-    double seconds = monotime_s() - t0;
-    if (rc != 0) {
-        f->error = rc;
-        return rc;
+    if (fr->ask == FIELD_ASK_PICTURE_TILE) {
+        int rc = render_tile_png(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
+                                 &fr->q.render, &bytes, &size);
+        if (rc != 0)
+            return rc;
+    } else if (grid_render(&fr->g, &bytes, &size) != 0) {
+        return ERR_NOMEM;
     }
-    metrics_observe_render(f->t->metrics, seconds);
-    *out_data = png; /* free()d by the cache when the last reference goes */
+    metrics_observe_render(f->t->metrics, monotime_s() - t0);
+    *out_data = bytes; /* free()d by the cache when the last reference goes */
     *out_size = size;
     *out_user = NULL;
     return 0;
@@ -149,112 +153,66 @@ void tile_service_destroy(tile_service *t)
 
 cache *tile_service_cache(tile_service *t) { return t->cache; }
 
-metrics *tile_service_metrics(tile_service *t) { return t->metrics; }
-
-int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
-                   size_t buf_size)
+/* The answer from entry e (whose reference passes to *out) for fr (NULL:
+ * a picture tile found through the memo). A matching If-None-Match gets
+ * status 304 with the same headers: the connection layer then sends them
+ * (with the 200's Content-Length) and no body, and keeps the connection. */
+static int entry_reply(const field_request *fr, cache_entry *e, const char *inm,
+                       const char *etag, reply *out)
 {
-    char field[512], rend[128];
-    if (noise_spec_canonical(spec, field, sizeof field) < 0 ||
-        query_render_canonical(opts, rend, sizeof rend) < 0)
-        return -1;
-    int n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx?%s&%s",
-                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, field, rend);
-    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
-}
-
-void tile_etag(const char *canonical, char *buf, size_t buf_size)
-{
-    char versions[48];
-    snprintf(versions, sizeof versions, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
-    etag_of(canonical, versions, buf, buf_size);
-}
-
-/* The cache key and ETag of a tile request; 0, or an ERR_* code. */
-static int tile_key(const route *r, const query_args *q, query_result *qr, char *key,
-                    size_t key_size, char *etag, size_t etag_size, char *err, size_t err_size)
-{
-    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, qr, err, err_size);
-    if (rc != 0)
-        return rc;
-    if (tile_canonical(r, &qr->spec, &qr->render, key, key_size) < 0) {
-        snprintf(err, err_size, "canonical request too long");
-        return ERR_INTERNAL;
-    }
-    tile_etag(key, etag, etag_size);
-    return 0;
-}
-
-/* The answer from entry e (whose reference passes to *out). A matching
- * If-None-Match gets status 304 with the same headers: the connection
- * layer then sends them (with the 200's Content-Length) and no body, and
- * keeps the connection. */
-static int entry_reply(cache_entry *e, const char *inm, const char *etag, reply *out)
-{
+    int numbers = fr != NULL && fr->ask == FIELD_ASK_NUMERIC_TILE;
     out->status = etag_matches(inm, etag) ? 304 : 200;
-    out->content_type = "image/png";
+    out->content_type = numbers ? NULL : "image/png"; /* numbers: heightsreq_headers */
     out->cache_control = TILE_CACHE_CONTROL;
     out->body_kind = REPLY_ENTRY;
     out->entry = e;
     out->body = cache_entry_data(e);
     out->size = cache_entry_size(e);
-    if (reply_header(out, "ETag", etag) != 0) {
+    if (reply_header(out, "ETag", etag) != 0 || (numbers && heightsreq_headers(&fr->g, out) != 0)) {
         reply_release(out);
         return ERR_INTERNAL;
     }
     return 0;
 }
 
-int tile_handle(tile_service *t, const char *inm, const route *r, const query_args *q,
-                reply *out, char *err, size_t err_size)
+int tile_memo_lookup(tile_service *t, const char *target, const char *inm, reply *out)
 {
-    query_result qr;
-    char key[1024], etag[32];
-    int rc = tile_key(r, q, &qr, key, sizeof key, etag, sizeof etag, err, err_size);
-    if (rc != 0)
-        return rc;
-    fill_ctx f = {t, r, &qr, 0};
+    char key[MEMO_KEY_MAX], etag[ETAG_SIZE];
     cache_entry *e = NULL;
-    rc = cache_get(t->cache, key, fill, &f, &e, NULL);
+    size_t tlen = target != NULL ? strlen(target) : 0;
+    if (target == NULL || tlen >= MEMO_TARGET_MAX)
+        return 0;
+    uint64_t h = memo_hash(target, tlen);
+    if (!memo_get(t, target, tlen, h, key, etag) || cache_lookup(t->cache, key, &e) != 0)
+        return 0;
+    int rc = entry_reply(NULL, e, inm, etag, out);
+    return rc != 0 ? rc : 1;
+}
+
+int tile_lookup(tile_service *t, const field_request *fr, const char *target, const char *inm,
+                reply *out)
+{
+    cache_entry *e = NULL;
+    if (cache_lookup(t->cache, fr->key, &e) != 0)
+        return 0;
+    size_t tlen = target != NULL ? strlen(target) : 0;
+    if (fr->ask == FIELD_ASK_PICTURE_TILE && target != NULL && tlen < MEMO_TARGET_MAX)
+        memo_put(t, target, tlen, memo_hash(target, tlen), fr->key, fr->etag);
+    int rc = entry_reply(fr, e, inm, fr->etag, out);
+    return rc != 0 ? rc : 1;
+}
+
+int tile_answer(tile_service *t, const field_request *fr, const char *inm, reply *out,
+                char *err, size_t err_size)
+{
+    fill_ctx f = {t, fr};
+    cache_entry *e = NULL;
+    int rc = cache_get(t->cache, fr->key, fill, &f, &e, NULL);
     if (rc != 0) {
         if (rc == ERR_NOMEM)
             return rc;
         snprintf(err, err_size, "tile rendering failed: %s", errors_strerror(rc));
         return ERR_INTERNAL;
     }
-    return entry_reply(e, inm, etag, out);
-}
-
-int tile_lookup(tile_service *t, const char *target, const char *inm, const route *r,
-                const query_args *q, reply *out, uint64_t *out_cost, char *err,
-                size_t err_size)
-{
-    query_result qr;
-    char key[1024], etag[32];
-    cache_entry *e = NULL;
-    size_t tlen = target != NULL ? strlen(target) : 0;
-    uint64_t h = target != NULL && tlen < MEMO_TARGET_MAX ? memo_hash(target, tlen) : 0;
-    if (h != 0 && memo_get(t, target, tlen, h, key, etag) && cache_lookup(t->cache, key, &e) == 0) {
-        int rc = entry_reply(e, inm, etag, out);
-        return rc != 0 ? rc : 1;
-    }
-    int rc = tile_key(r, q, &qr, key, sizeof key, etag, sizeof etag, err, err_size);
-    if (rc != 0)
-        return rc;
-    if (cache_lookup(t->cache, key, &e) == 0) {
-        if (h != 0)
-            memo_put(t, target, tlen, h, key, etag);
-        rc = entry_reply(e, inm, etag, out);
-        return rc != 0 ? rc : 1;
-    }
-    int px = 256 * r->scale;
-    /* Shading needs the analytic gradient; the zero line one more row and
-     * column, which the estimate leaves out. */
-    const char *hint = r->scale == 2 ? (qr.render.shade ? "ask for @1x, or shade=0" : "ask for @1x")
-                       : qr.render.shade ? "shade=0" : NULL;
-    if (cost_check(&qr.spec, (uint64_t)px * (uint64_t)px, qr.render.shade, hint, err,
-                   err_size) != 0)
-        return ERR_TOO_COSTLY;
-    *out_cost = cost_estimate(&qr.spec, (uint64_t)px * (uint64_t)px, qr.render.shade);
-    return 0;
+    return entry_reply(fr, e, inm, fr->etag, out);
 }

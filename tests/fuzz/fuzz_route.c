@@ -25,7 +25,7 @@
 #include "service/query.h"
 #include "service/route.h"
 #include "base/etag.h"
-#include "service/tile.h"
+#include "service/fieldreq.h"
 
 static int flags_for(route_id id)
 {
@@ -114,7 +114,7 @@ static void check_query(const route *r, char *query)
         (void)etag_matches(query, etag);
         return;
     }
-    case ROUTE_POINT: rc = api_point(r, &a, &out, err, sizeof err); break;
+    case ROUTE_POINT: rc = api_point(r, &qr, &out); break;
     case ROUTE_TILEJSON:
         rc = api_tilejson(r, &a, "http://127.0.0.1:8080", &out, err, sizeof err);
         break;

@@ -294,10 +294,50 @@ test('headers: canonical URLs, strong ETags differing per form and encoding, 304
     { headers: { 'If-None-Match': g1.headers.etag } });
   assert.equal(nm.status, 304);
   assert.equal(nm.headers.etag, g1.headers.etag);
-  // a grid's HEAD computes nothing and says what GET would send
-  const gh = await raw(d.port, 'HEAD', '/perlin/7/grid.npy?x=1&y=2&step=0.5&width=4097&height=4097&octaves=16');
-  assert.equal(gh.status, 200);
+  // a grid's HEAD computes nothing and says what GET would send (the
+  // largest window, within the work limit)
+  const gh = await raw(d.port, 'HEAD', '/perlin/7/grid.npy?x=1&y=2&step=0.5&width=4097&height=4097&octaves=2');
+  assert.equal(gh.status, 200, gh.text);
   assert.equal(gh.headers['content-length'], String(128 + 4 * 4097 * 4097));
+});
+
+test('grids are held to the work limit of a grid: 422 naming the cost and the limit, as /stats', async () => {
+  // 4097^2 samples x 16 octaves x warp 3 x t 4 = 3.2G units (about a minute
+  // of CPU): refused before anything is computed, GET and HEAD, every form
+  const win = 'x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1';
+  for (const [method, form] of [['GET', 'npy'], ['GET', 'r16'], ['GET', 'png?encoding=terrarium&'], ['GET', 'png?'], ['HEAD', 'npy']]) {
+    const url = form.includes('?') ? `/perlin/1/grid.${form}${win}` : `/perlin/1/grid.${form}?${win}`;
+    const r = await raw(d.port, method, url);
+    assert.equal(r.status, 422, `${method} ${url}: ${r.text}`);
+    assert.match(r.headers['content-type'], /application\/json/);
+    if (method === 'GET') {
+      assert.equal(r.json.error.status, 422);
+      assert.match(r.json.error.message, /estimated work 3222\.8M units \(16785409 samples x 16 octaves x warp 3 x gradients 1 x t 4\) is over the limit of 400\.0M units per request/, url);
+      assert.match(r.json.error.message, /octaves \(now 16\).*smaller width or height/, url);
+    }
+  }
+  // the same window over /stats is refused the same way
+  const st = await get(`${d.url}/perlin/1/stats?${win}`);
+  assert.equal(st.status, 422, st.text);
+  // gradients and shading count (x2): a grid just over the limit because of them
+  const over = 'x=0&y=0&step=0.5&width=4097&height=4097&octaves=12';
+  assert.equal((await raw(d.port, 'HEAD', `/perlin/1/grid.npy?${over}`)).status, 200);
+  const g = await raw(d.port, 'GET', `/perlin/1/grid.npy?${over}&gradient=1`);
+  assert.equal(g.status, 422, g.text);
+  assert.match(g.json.error.message, /16785409 samples x 12 octaves x warp 1 x gradients 2 x t 1/);
+  // the largest window with what terrain takes (6 octaves, gradients, warp:
+  // 302M units) is within a grid's limit, though over one tile's or stats'
+  assert.equal((await raw(d.port, 'HEAD', '/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=6&gradient=1&warp=0.5')).status, 200);
+  assert.equal((await get(`${d.url}/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=6&warp=0.5`)).status, 422);
+  assert.equal((await raw(d.port, 'HEAD', `/perlin/1/grid.png?${over}&shade=1`)).status, 422);
+  // normal grids are still answered 200 with their bytes
+  for (const url of ['/perlin/7/grid.npy?x=0&y=0&step=0.1&width=300&height=200&octaves=6',
+    '/perlin/7/grid.r16?x=-8&y=-8&step=0.0625&width=257&height=257&octaves=6',
+    '/simplex/3/grid.png?x=0&y=0&step=0.05&width=64&height=32&octaves=3&warp=0.5&t=1&shade=1']) {
+    const r = await raw(d.port, 'GET', url);
+    assert.equal(r.status, 200, `${url}: ${r.text}`);
+    assert.ok(r.body.length > 0, url);
+  }
 });
 
 test('gzip: .npy and .r16 bodies (tiles and grids) when asked, Vary and own ETag; PNG never', async () => {

@@ -212,6 +212,8 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
     ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'head', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'get', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'head', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/grid.{gridFormat}', 'get', '/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1'],
+    ['/{kind}/{seed}/grid.{gridFormat}', 'head', '/perlin/1/grid.r16?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1'],
     ['/{kind}/{seed}/stats', 'get', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
     ['/{kind}/{seed}/stats', 'head', '/perlin/1/stats?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1'],
   ];

@@ -44,7 +44,9 @@ static int op_point(reply *rp)
     query_args a = test_query_args(kv, 4);
     route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1, ROUTE_EXT_PNG};
     char err[ERRORS_MSG_MAX];
-    return api_point(&r, &a, rp, err, sizeof err);
+    query_result q;
+    int rc = query_parse(&a, r.kind, r.seed, QUERY_POINT, &q, err, sizeof err);
+    return rc != 0 ? rc : api_point(&r, &q, rp);
 }
 
 static int op_points(reply *rp)
@@ -53,7 +55,9 @@ static int op_points(reply *rp)
     query_args a = test_query_args(NULL, 0);
     route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
     char err[ERRORS_MSG_MAX];
-    return api_points(&r, &a, body, sizeof body - 1, rp, err, sizeof err);
+    query_result q;
+    int rc = query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err);
+    return rc != 0 ? rc : api_points(&r, &q, body, sizeof body - 1, rp, err, sizeof err);
 }
 
 static int op_tilejson(reply *rp)
@@ -121,7 +125,9 @@ static void test_points_shapes(void)
         route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX] = "";
-        int rc = api_points(&r, &a, cases[i].body, strlen(cases[i].body), &rp, err, sizeof err);
+        query_result q;
+        CHECK(query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err) == 0);
+        int rc = api_points(&r, &q, cases[i].body, strlen(cases[i].body), &rp, err, sizeof err);
         CHECKF(rc == cases[i].rc, "%s -> %d (%s)", cases[i].body, rc, err);
         CHECKF(rc != 0 || rp.status == 200, "%s", cases[i].body);
         CHECKF(rc == 0 || err[0] != '\0', "%s: no message", cases[i].body);
@@ -139,9 +145,11 @@ static void test_points_conflicting_t(void)
     route r = {ROUTE_POINTS, NOISE_SIMPLEX, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
     reply rp = REPLY_INIT;
     char err[ERRORS_MSG_MAX] = "";
-    CHECK(api_points(&r, &a, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);
+    query_result q;
+    CHECK(query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err) == 0);
+    CHECK(api_points(&r, &q, body3, sizeof body3 - 1, &rp, err, sizeof err) == ERR_BAD_REQUEST);
     CHECKF(strstr(err, "t is given twice") != NULL, "%s", err);
-    CHECK(api_points(&r, &a, body2, sizeof body2 - 1, &rp, err, sizeof err) == 0);
+    CHECK(api_points(&r, &q, body2, sizeof body2 - 1, &rp, err, sizeof err) == 0);
     json_t *doc = json_loadb(rp.body, (size_t)rp.size, 0, NULL);
     CHECK(json_array_size(json_array_get(json_object_get(doc, "gradients"), 0)) == 3);
     json_decref(doc);

@@ -6,6 +6,8 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,93 @@ static void test_refuses_with_a_message(void)
     }
 }
 
+/* Every coordinate is the double strtod reads from its text, bit for bit,
+ * whether the fast reader or strtod converts it: random doubles at every
+ * precision, noise-like coordinates, random digit strings with exponents
+ * (subnormal, huge, halfway cases among them), integers, leading zeros. */
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+static void number_text(long i, char *buf, size_t size)
+{
+    uint64_t r = next();
+    double v;
+    switch (i % 6) {
+    case 0:
+        memcpy(&v, &r, sizeof v);
+        if (!isfinite(v) || fabs(v) > 1e300) /* rounded it could overflow */
+            v = 0.5;
+        snprintf(buf, size, "%.*g", (int)(next() % 17) + 1, v);
+        break;
+    case 1:
+        snprintf(buf, size, "%.17g", (double)(r >> 11) / 9007199254740992.0 * 200 - 100);
+        break;
+    case 2: {
+        int nd = (int)(next() % 22) + 1; /* past 19 digits strtod decides */
+        char *p = buf;
+        if (r & 1)
+            *p++ = '-';
+        *p++ = (char)('1' + next() % 9);
+        if ((r & 2) && nd > 1)
+            *p++ = '.';
+        for (int k = 1; k < nd; k++)
+            *p++ = (char)('0' + next() % 10);
+        if (((r & 2) == 0 || nd == 1) && (r & 8))
+            p += sprintf(p, ".%d", (int)(next() % 1000));
+        if (r & 4)
+            p += sprintf(p, "%c%d", (r & 16) ? 'e' : 'E', (int)(next() % 630) - 350);
+        *p = '\0';
+        break;
+    }
+    case 3:
+        snprintf(buf, size, "%lld", (long long)(r >> (r & 63)));
+        break;
+    case 4:
+        snprintf(buf, size, "%s0.%06llu", (r & 1) ? "-" : "", (unsigned long long)(r % 1000000));
+        break;
+    default: /* a double exactly half way between two: 17+ digits, strtod's ties */
+        v = (double)(r >> 11) / 9007199254740992.0 * 1e6;
+        snprintf(buf, size, "%.25g", v + (nextafter(v, INFINITY) - v) / 2);
+        break;
+    }
+}
+
+static void test_numbers_read_as_strtod_reads_them(void)
+{
+    enum { PER = 1000 };
+    char (*texts)[48] = malloc(PER * 2 * sizeof *texts);
+    char *body = malloc(PER * 2 * 50 + 64);
+    long bad = 0;
+    for (int round = 0; round < 300 && texts && body; round++) {
+        char *p = body;
+        p += sprintf(p, "{\"points\":[");
+        for (int i = 0; i < 2 * PER; i++) {
+            number_text((long)round * 2 * PER + i, texts[i], sizeof texts[i]);
+            p += sprintf(p, "%s%s", i % 2 ? "," : i ? "],[" : "[", texts[i]);
+        }
+        p += sprintf(p, "]]}");
+        batch b;
+        char err[200];
+        int rc = batch_parse(body, (size_t)(p - body), 100000, &b, err, sizeof err);
+        CHECKF(rc == 0 && b.n == PER, "round %d: %s", round, rc ? err : "count");
+        if (rc != 0)
+            break;
+        for (int i = 0; i < 2 * PER; i++) {
+            double want = strtod(texts[i], NULL);
+            if (memcmp(&want, &b.coords[i], sizeof want) != 0 && bad++ < 10)
+                fprintf(stderr, "  %s: read %a, strtod %a\n", texts[i], b.coords[i], want);
+        }
+        batch_free(&b);
+    }
+    CHECKF(bad == 0, "%ld numbers read differently from strtod", bad);
+    free(texts);
+    free(body);
+}
+
 static void test_answer_text(void)
 {
     double v[3] = {0.1, -1, NAN};
@@ -107,6 +196,7 @@ int main(void)
 {
     RUN(test_accepts_json_forms);
     RUN(test_refuses_with_a_message);
+    RUN(test_numbers_read_as_strtod_reads_them);
     RUN(test_answer_text);
     return t_done();
 }

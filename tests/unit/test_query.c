@@ -8,7 +8,7 @@
 #include "service/query.h"
 #include "test.h"
 #include "test_server_util.h"
-#include "service/tile.h"
+#include "service/fieldreq.h"
 
 static int qparse(const char *const *kv, size_t n, int flags, query_result *out, char *err,
                   size_t err_size)

@@ -119,6 +119,30 @@ static void test_methods(void)
     CHECK(strcmp(route_allow(ROUTE_KINDS), "GET, HEAD, OPTIONS") == 0);
 }
 
+/* The table's takes and admit columns: what each route reads and how it
+ * is admitted; every route that evaluates the field (and only those) goes
+ * through admission. */
+static void test_admission(void)
+{
+    CHECK(route_takes(ROUTE_POINTS) == (ROUTE_TAKES_QUERY | ROUTE_TAKES_BODY));
+    CHECK(route_takes(ROUTE_TILE) == ROUTE_TAKES_QUERY && route_takes(ROUTE_TILEJSON) == ROUTE_TAKES_QUERY);
+    CHECK(route_takes(ROUTE_KINDS) == 0 && route_takes(ROUTE_STATIC) == 0);
+    CHECK(route_admission(ROUTE_TILE) == ROUTE_ADMIT_CACHED);
+    CHECK(route_admission(ROUTE_GRID) == ROUTE_ADMIT_STREAM);
+    CHECK(route_admission(ROUTE_POINT) == ROUTE_ADMIT_POOL && route_admission(ROUTE_POINTS) == ROUTE_ADMIT_POOL);
+    CHECK(route_admission(ROUTE_STATS) == ROUTE_ADMIT_POOL);
+    CHECK(route_admission(ROUTE_TILEJSON) == ROUTE_ADMIT_RUN && route_admission(ROUTE_METRICS) == ROUTE_ADMIT_RUN);
+    CHECK(route_admission(ROUTE_COUNT) == ROUTE_ADMIT_RUN && route_takes((route_id)99) == 0);
+    int evaluating = 0;
+    for (int id = 0; id < ROUTE_COUNT; id++) {
+        CHECK(route_evaluates((route_id)id) == (route_admission((route_id)id) != ROUTE_ADMIT_RUN));
+        evaluating += route_evaluates((route_id)id);
+        /* a route that evaluates reads its query */
+        CHECK(!route_evaluates((route_id)id) || (route_takes((route_id)id) & ROUTE_TAKES_QUERY));
+    }
+    CHECK(evaluating == 5);
+}
+
 int main(void)
 {
     RUN(test_api_routes);
@@ -128,5 +152,6 @@ int main(void)
     RUN(test_unknown_kind);
     RUN(test_parse_int);
     RUN(test_methods);
+    RUN(test_admission);
     return t_done();
 }

@@ -47,6 +47,132 @@ static json_t *run(service *s, service_request *rq, const char *method, const ch
     return json_loadb(out->body, (size_t)out->size, 0, NULL);
 }
 
+/* Runs GET target through the steps http.c takes: prepare, then for a
+ * route that evaluates admit, then run unless answered. Returns the status;
+ * *admitted is 1 when the request went past admission to service_run (as
+ * on a render-pool worker). */
+static unsigned int admit_run(service *s, const char *target, const char *inm,
+                              const char *accept_encoding, reply *out, int *admitted)
+{
+    static char buf[2048];
+    static service_request rq;
+    memset(&rq, 0, sizeof rq);
+    snprintf(buf, sizeof buf, "%s", target);
+    rq.method = "GET";
+    rq.target = buf;
+    rq.raw_target = target;
+    rq.if_none_match = inm;
+    rq.accept_encoding = accept_encoding;
+    reply_init(out);
+    *admitted = 0;
+    uint64_t cost = 0;
+    if (service_prepare(s, &rq, out) != 0)
+        return out->status;
+    if (route_evaluates(rq.route.id)) {
+        if (service_admit(s, &rq, out, &cost) != 0)
+            return out->status;
+        CHECK(cost > 0 && rq.field.ask != FIELD_ASK_NONE);
+        *admitted = 1;
+    }
+    service_run(s, &rq, out);
+    return out->status;
+}
+
+/* Issue 26: a request is understood once. On a cache miss the query is
+ * parsed and the key printed once, at admission; the worker reads the
+ * typed request. A hit asked for in the same words again is found from
+ * its target without parsing. */
+static void test_parsed_once(void)
+{
+    service *s = new_service(NULL);
+    static const struct {
+        const char *target;
+        int keys; /* keys printed (tiles and grids) */
+    } misses[] = {
+        {"/perlin/7/2/1/1.png?octaves=3&palette=terrain&shade=1", 1},   /* picture tile */
+        {"/perlin/7/2/1/1@2x.png?octaves=2", 1},                        /* picture @2x */
+        {"/perlin/7/2/1/1.npy?octaves=3&gradient=1", 1},                /* numeric tile */
+        {"/simplex/3/4/-2/5.r16?warp=0.5", 1},                          /* numeric tile */
+        {"/perlin/7/2/1/1.png?encoding=terrarium&height_scale=50", 1},  /* numeric PNG */
+        {"/perlin/7/grid.r16?x=0&y=0&step=0.5&width=9&height=7", 1},    /* grid (stream) */
+        {"/perlin/7/point?x=1&y=2&octaves=2", 0},
+        {"/perlin/7/stats?x=0&y=0&step=0.5&width=16&height=16", 0},
+    };
+    for (size_t i = 0; i < sizeof misses / sizeof misses[0]; i++) {
+        const char *t = misses[i].target;
+        unsigned long p0 = query_parse_calls(), k0 = fieldreq_key_calls();
+        reply rp;
+        int admitted;
+        CHECKF(admit_run(s, t, NULL, NULL, &rp, &admitted) == 200, "%s: %u", t, rp.status);
+        /* the grid is answered at admission; the others run as on a worker */
+        CHECKF(admitted == (strstr(t, "grid") == NULL), "%s", t);
+        CHECKF(query_parse_calls() - p0 == 1, "%s: parsed %lu times", t, query_parse_calls() - p0);
+        CHECKF(fieldreq_key_calls() - k0 == (unsigned long)misses[i].keys, "%s: keyed %lu times", t,
+               fieldreq_key_calls() - k0);
+        reply_release(&rp);
+    }
+    /* Hits: a picture tile found by its key (parsed once, remembered),
+     * then by its target alone (nothing parsed); a numeric tile (its answer
+     * varies with Accept-Encoding) parsed once per request. */
+    const char *pic = misses[0].target, *num = misses[2].target;
+    unsigned long want_parses[] = {1, 0, 0}, want_num[] = {1, 1, 1};
+    for (int k = 0; k < 3; k++) {
+        unsigned long p0 = query_parse_calls(), k0 = fieldreq_key_calls();
+        reply rp;
+        int admitted;
+        CHECK(admit_run(s, pic, NULL, NULL, &rp, &admitted) == 200 && !admitted);
+        CHECK(rp.body_kind == REPLY_ENTRY);
+        CHECKF(query_parse_calls() - p0 == want_parses[k], "picture hit %d", k);
+        CHECKF(fieldreq_key_calls() - k0 == want_parses[k], "picture hit %d", k);
+        reply_release(&rp);
+        p0 = query_parse_calls();
+        CHECK(admit_run(s, num, NULL, NULL, &rp, &admitted) == 200 && !admitted);
+        CHECKF(query_parse_calls() - p0 == want_num[k], "numeric hit %d", k);
+        reply_release(&rp);
+    }
+    service_destroy(s);
+}
+
+/* Issue 27: every request that evaluates the field is held to the work
+ * limit; grids too, GET and HEAD alike, before anything is computed. */
+static void test_grid_work_limit(void)
+{
+    service *s = new_service(NULL);
+    reply rp;
+    int admitted;
+    const char *big = "/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1";
+    CHECK(admit_run(s, big, NULL, NULL, &rp, &admitted) == 422 && !admitted);
+    CHECK(rp.error == ERR_TOO_COSTLY && rp.body_kind == REPLY_OWNED);
+    json_t *doc = json_loadb(rp.body, (size_t)rp.size, 0, NULL);
+    const char *msg = json_string_value(json_object_get(json_object_get(doc, "error"), "message"));
+    CHECKF(msg != NULL && strstr(msg, "estimated work 3222.8M units (16785409 samples x 16 "
+                                      "octaves x warp 3 x gradients 1 x t 4)") != NULL &&
+               strstr(msg, "over the limit of 400.0M units per request") != NULL,
+           "%s", msg ? msg : "(none)");
+    json_decref(doc);
+    reply_release(&rp);
+    /* the largest window at one octave: within the limit, a stream */
+    const char *ok = "/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097";
+    CHECK(admit_run(s, ok, NULL, NULL, &rp, &admitted) == 200 && !admitted);
+    CHECK(rp.body_kind == REPLY_STREAM && rp.size == 128 + 4ULL * 4097 * 4097);
+    reply_release(&rp);
+    /* gradients count */
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=12",
+                    NULL, NULL, &rp, &admitted) == 200);
+    reply_release(&rp);
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=12&gradient=1",
+                    NULL, NULL, &rp, &admitted) == 422);
+    reply_release(&rp);
+    /* a grid's limit is its own: over one request's 50M, within a grid's */
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=6&gradient=1&warp=1",
+                    NULL, NULL, &rp, &admitted) == 200);
+    reply_release(&rp);
+    CHECK(admit_run(s, "/perlin/1/stats?x=0&y=0&step=1&width=4097&height=4097&octaves=6&warp=1",
+                    NULL, NULL, &rp, &admitted) == 422);
+    reply_release(&rp);
+    service_destroy(s);
+}
+
 static void test_point_body(void)
 {
     service *s = new_service(NULL);
@@ -288,6 +414,8 @@ static void test_two_servers(void)
 int main(void)
 {
     http_global_init();
+    RUN(test_parsed_once);
+    RUN(test_grid_work_limit);
     RUN(test_point_body);
     RUN(test_errors_and_methods);
     RUN(test_documents);

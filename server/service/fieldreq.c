@@ -1,0 +1,200 @@
+/* fieldreq.c: route + query -> the typed request of a field route, built
+ * once at admission (see fieldreq.h). */
+#include "service/fieldreq.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/daemon_limits.h"
+#include "base/errors.h"
+#include "base/gzip.h"
+#include "service/cost.h"
+#include "service/heightsreq.h"
+#include "tiles/render.h"
+
+field_ask fieldreq_ask(const route *r, const query_args *q)
+{
+    switch (r->id) {
+    case ROUTE_TILE:
+        return heightsreq_is_numeric_tile(r->ext, q) ? FIELD_ASK_NUMERIC_TILE
+                                                     : FIELD_ASK_PICTURE_TILE;
+    case ROUTE_GRID: return FIELD_ASK_GRID;
+    case ROUTE_POINT: return FIELD_ASK_POINT;
+    case ROUTE_POINTS: return FIELD_ASK_POINTS;
+    case ROUTE_STATS: return FIELD_ASK_STATS;
+    default: return FIELD_ASK_NONE;
+    }
+}
+
+/* tile_canonical's calls (fieldreq_key_calls). */
+static atomic_ulong tile_key_calls;
+
+unsigned long fieldreq_key_calls(void)
+{
+    return atomic_load_explicit(&tile_key_calls, memory_order_relaxed) + heightsreq_key_calls();
+}
+
+int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
+                   size_t buf_size)
+{
+    atomic_fetch_add_explicit(&tile_key_calls, 1, memory_order_relaxed);
+    char field[512], rend[128];
+    if (noise_spec_canonical(spec, field, sizeof field) < 0 ||
+        query_render_canonical(opts, rend, sizeof rend) < 0)
+        return -1;
+    int n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx?%s&%s",
+                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, field, rend);
+    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
+
+void tile_etag(const char *canonical, char *buf, size_t buf_size)
+{
+    char versions[48];
+    snprintf(versions, sizeof versions, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
+    etag_of(canonical, versions, buf, buf_size);
+}
+
+/* The points of a batch body, counted cheaply: one '[' per point plus the
+ * array's own (an over-count when a malformed body has more; the parser
+ * refuses that body anyway). */
+static uint64_t count_points(const char *body, size_t len)
+{
+    uint64_t n = 0;
+    for (const char *p = body, *end = body + len; p != NULL && p < end;
+         p = memchr(p, '[', (size_t)(end - p))) {
+        if (*p == '[')
+            n++;
+        p++;
+    }
+    n = n > 0 ? n - 1 : 0;
+    return n > LIMIT_MAX_POINTS ? LIMIT_MAX_POINTS : n;
+}
+
+static int key_too_long(char *err, size_t err_size)
+{
+    snprintf(err, err_size, "canonical request too long");
+    return ERR_INTERNAL;
+}
+
+/* A picture tile: the render options, the key, the pixels' work. */
+static int build_picture_tile(field_request *fr, const query_args *q, char *err, size_t err_size)
+{
+    const route *r = &fr->r;
+    int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &fr->q, err, err_size);
+    if (rc != 0)
+        return rc;
+    if (tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key) < 0)
+        return key_too_long(err, err_size);
+    tile_etag(fr->key, fr->etag, sizeof fr->etag);
+    int px = 256 * r->scale, shade = fr->q.render.shade;
+    fr->samples = (uint64_t)px * (uint64_t)px;
+    /* Shading needs the analytic gradient; the zero line one more row and
+     * column, which the estimate leaves out. */
+    fr->gradients = shade;
+    fr->lower_hint = r->scale == 2 ? (shade ? "ask for @1x, or shade=0" : "ask for @1x")
+                     : shade      ? "shade=0"
+                                  : NULL;
+    return 0;
+}
+
+/* A numeric tile or a grid: the grid request, the key, the work. */
+static int build_numbers(field_request *fr, const query_args *q, const char *accept_encoding,
+                         char *err, size_t err_size)
+{
+    const route *r = &fr->r;
+    grid_request *g = &fr->g;
+    int is_grid = fr->ask == FIELD_ASK_GRID;
+    int rc = heightsreq_parse(q, r->kind, r->seed, is_grid, r->ext, g, err, err_size);
+    if (rc != 0)
+        return rc;
+    if (!is_grid) {
+        /* the tile's pixel centres, as render_tile_png samples them */
+        int px = 256 * r->scale;
+        render_pixel_center(r->z, r->x, r->y, px, 0, 0, &g->x, &g->y);
+        g->step = ldexp(RENDER_WORLD_SIZE, -r->z) / px;
+        g->width = g->height = px;
+    }
+    g->gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
+    if (heightsreq_key(r, g, fr->key, sizeof fr->key) < 0)
+        return key_too_long(err, err_size);
+    tile_etag(fr->key, fr->etag, sizeof fr->etag);
+    fr->samples = (uint64_t)g->width * (uint64_t)g->height;
+    if (is_grid) {
+        /* gradients for .npy with gradient=1 and for shaded pictures */
+        fr->gradients = (g->enc.format == HEIGHTS_NPY && g->enc.gradient && !g->picture) ||
+                        (g->picture && g->render.shade);
+        fr->lower_hint = "ask for fewer samples (a smaller width or height, in several requests)";
+    } else {
+        fr->gradients = g->enc.format == HEIGHTS_NPY && g->enc.gradient;
+        fr->lower_hint = r->scale == 2 ? "ask for @1x" : NULL;
+    }
+    return 0;
+}
+
+int fieldreq_build(field_request *fr, field_ask ask, const route *r, const query_args *q,
+                   const char *accept_encoding, const char *body, size_t body_len, char *err,
+                   size_t err_size)
+{
+    fr->ask = ask;
+    fr->r = *r;
+    fr->key[0] = fr->etag[0] = '\0';
+    fr->samples = 1;
+    fr->gradients = 0;
+    fr->lower_hint = NULL;
+    fr->cost = 1;
+    int rc = 0;
+    switch (ask) {
+    case FIELD_ASK_PICTURE_TILE:
+        rc = build_picture_tile(fr, q, err, err_size);
+        break;
+    case FIELD_ASK_NUMERIC_TILE:
+    case FIELD_ASK_GRID:
+        rc = build_numbers(fr, q, accept_encoding, err, err_size);
+        break;
+    case FIELD_ASK_POINT:
+        rc = query_parse(q, r->kind, r->seed, QUERY_POINT, &fr->q, err, err_size);
+        fr->gradients = 1; /* every point answer has its gradient */
+        break;
+    case FIELD_ASK_POINTS:
+        rc = query_parse(q, r->kind, r->seed, 0, &fr->q, err, err_size);
+        fr->samples = body != NULL ? count_points(body, body_len) : 0;
+        fr->gradients = 1;
+        fr->lower_hint = "send fewer points";
+        break;
+    case FIELD_ASK_STATS:
+        rc = query_parse(q, r->kind, r->seed, QUERY_WINDOW | QUERY_BINS, &fr->q, err, err_size);
+        fr->samples = (uint64_t)fr->q.window.width * (uint64_t)fr->q.window.height;
+        fr->lower_hint = "ask for fewer samples (a larger step, a smaller width or height)";
+        break;
+    case FIELD_ASK_NONE:
+        snprintf(err, err_size, "no field request for route %s", route_name(r->id));
+        return ERR_INTERNAL;
+    }
+    if (rc != 0) {
+        fr->ask = FIELD_ASK_NONE;
+        return rc;
+    }
+    fr->cost = cost_estimate(fieldreq_spec(fr), fr->samples > 0 ? fr->samples : 1,
+                             fr->gradients);
+    return 0;
+}
+
+const noise_spec *fieldreq_spec(const field_request *fr)
+{
+    return fr->ask == FIELD_ASK_NUMERIC_TILE || fr->ask == FIELD_ASK_GRID ? &fr->g.spec
+                                                                          : &fr->q.spec;
+}
+
+int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size)
+{
+    uint64_t limit = fr->ask == FIELD_ASK_GRID ? COST_GRID_LIMIT : COST_REQUEST_LIMIT;
+    if (fr->cost <= limit)
+        return 0;
+    return cost_check(fieldreq_spec(fr), fr->samples, fr->gradients, limit, fr->lower_hint, err,
+                      err_size) != 0
+               ? ERR_TOO_COSTLY
+               : 0;
+}
