@@ -187,8 +187,8 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
                  char *err, size_t err_size)
 {
     query_result qr;
-    char tiles[1400], name[96];
-    const char *encoding = NULL;
+    char tiles[QUERY_RENDER_CANONICAL_MAX + 1400], name[96];
+    const char *encoding = NULL, *format = "png";
     if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
         /* numeric PNG tiles (raster-dem sources): the template keeps the
          * encoding and its height parameters */
@@ -207,28 +207,48 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
         int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
         if (rc != 0)
             return rc;
-        char field[512], rend[128];
+        char field[512], rend[QUERY_RENDER_CANONICAL_MAX], quality[24] = "";
         if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
             query_render_canonical(&qr.render, rend, sizeof rend) < 0)
             return ERR_INTERNAL;
-        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
-                 noise_kind_name(r->kind), r->seed, field, rend);
+        /* quality asks for WebP tiles: the template is .webp (with the
+         * quality when the tiles are lossy) */
+        if (qr.given[PARAM_QUALITY]) {
+            format = "webp";
+            if (!render_webp_lossless(&qr.render))
+                snprintf(quality, sizeof quality, "&quality=%d", (int)qr.value[PARAM_QUALITY]);
+        }
+        int n = snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.%s?%s&%s%s", base_url,
+                         noise_kind_name(r->kind), r->seed, format, field, rend, quality);
+        if (n < 0 || (size_t)n >= sizeof tiles)
+            return ERR_INTERNAL;
     }
     snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
-    /* The plane is infinite and has no geographic meaning: bounds are the
-     * whole TileJSON world (its default), the centre is the plane's origin
-     * (tile 0/0/0's top-left corner maps to -180, 85.05). */
+    /* The plane is infinite and has no geographic meaning. A Web-Mercator
+     * client reading this template as it is sees tile (z, x, y) as its own:
+     * the tiles cover its whole world (bounds: the world, i.e. plane
+     * [0, 16) x [0, 16) at zoom 0), and the plane's origin is the world's
+     * top-left corner (-180, 85.05), the centre given here. tileSize: the
+     * tiles are 256 px (MapLibre assumes 512 without it). The whole plane
+     * in clients: docs/clients/. */
     json_t *doc = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o,s:f,s:i}}",
+        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:i,s:s,s:[f,f,f,f],s:[f,f,i],s:s,"
+        "s:{s:s,s:I,s:o,s:f,s:i,s:[f,f,f,f],s:s}}",
         "tilejson", "3.0.0", "name", name,
         "description", "Deterministic procedural noise on an infinite plane; "
                        "tile (z,x,y) covers 16/2^z plane units from (x,y)*16/2^z, y downwards.",
         "version", "1.0.0", "scheme", "xyz", "tiles", tiles, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "tileSize", 256, "format", format,
         "bounds", -180.0, -85.05112877980659, 180.0, 85.05112877980659,
-        "center", 0.0, 0.0, 2,
+        "center", -180.0, 85.05112877980659, 2,
         "attribution", "noisetile",
         "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
-        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
+        "plane_bounds", 0.0, 0.0, RENDER_WORLD_SIZE, RENDER_WORLD_SIZE,
+        "clients", "the tiles of a Web-Mercator world cover plane [0, 16) x [0, 16); the whole "
+                   "plane in Leaflet, OpenLayers and MapLibre: docs/clients/ (plane tile (z, x, y) "
+                   "= Web-Mercator tile (z + 1, x + 2^z, y + 2^z) puts the origin at the world's "
+                   "centre)");
     /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
     if (doc != NULL && encoding != NULL &&
         json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {

@@ -59,7 +59,7 @@ typedef enum {
 } route_id;
 
 /* The file type a tile or grid path ends in. */
-typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16 } route_ext;
+typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16, ROUTE_EXT_WEBP } route_ext;
 
 typedef struct {
     route_id id;
@@ -68,7 +68,7 @@ typedef struct {
     int z;            /* tiles: 0..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
-    route_ext ext;    /* tiles and grids: .png, .npy or .r16 */
+    route_ext ext;    /* tiles and grids: .png, .npy or .r16; tiles also .webp */
 } route;
 
 #define ROUTE_MAX_Z 30
@@ -76,7 +76,7 @@ typedef struct {
 /* The URL forms of a field, as messages name them to a user whose URL has
  * none of these shapes. */
 #define ROUTE_FIELD_FORMS                                                               \
-    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.npy, .r16 too), " \
+    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.webp, .npy, .r16 too), " \
     "/{kind}/{seed}/grid.{npy,r16,png}?x=..&y=..&step=..&width=..&height=.., "           \
     "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
     "/{kind}/{seed}/stats"

@@ -26,6 +26,8 @@ int ramp_parse(const char *text, render_ramp *out, char *err, size_t err_size);
  * else compact JSON [[v,"rrggbb"],...] with the shortest round-trip
  * numbers. Returns the length, or -1 if it does not fit. Parsing the
  * canonical text gives the same ramp. */
+/* Room for any ramp's canonical text (32 stops of [-0.30000000000000004,"rrggbb"]). */
+#define RAMP_CANONICAL_MAX 1024
 int ramp_canonical(const render_ramp *r, char *buf, size_t size);
 
 #endif

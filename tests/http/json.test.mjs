@@ -163,7 +163,7 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   assert.equal(byName.t.optional, true);
   assert.equal(byName.t.default, undefined);
   for (const p of ['gray', 'terrain', 'viridis']) assert.ok(j.palettes.includes(p), p);
-  assert.deepEqual(j.render.map((p) => p.name), ['palette', 'shade', 'zero']);
+  assert.deepEqual(j.render.map((p) => p.name), ['palette', 'shade', 'zero', 'quality', 'ramp']);
   assert.equal(j.limits.max_points, 10000);
   // Every advertised default is accepted, and the range edges are enforced.
   for (const p of j.parameters) {
