@@ -12,7 +12,7 @@ export function onCompareChange(fn) { listeners.push(fn); }
 
 function tileUrl() {
   const q = nt().fieldQuery(kindB).concat(nt().renderQuery()).join('&');
-  return '/' + encodeURIComponent(kindB) + '/' + nt().state.seed + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
+  return '/' + encodeURIComponent(kindB) + '/' + nt().state.seed + '/{z}/{x}/{y}{r}.' + nt().tileExt() + (q ? '?' + q : '');
 }
 
 function label(id, kind) {

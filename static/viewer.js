@@ -753,6 +753,7 @@
   /* ---- start ---- */
   function start(j) {
     api = C.parseKinds(j);
+    api.tileExt = webpSupported() ? 'webp' : 'png';
     WORLD = api.worldSize;
     TILE_PX = api.tileSize;
     CRS = makeCrs();
@@ -824,8 +825,19 @@
     status('Could not load /api/kinds: ' + e.message, 'sticky');
   });
 
+  /* WebP tiles where the browser has WebP: a shaded tile is a tenth of
+   * its PNG (docs/api.md, "WebP tiles"). A canvas that can write WebP can
+   * read it; a browser that reads but cannot write it (older Safari) gets
+   * PNG, which is never wrong. */
+  function webpSupported() {
+    try {
+      return document.createElement('canvas').toDataURL('image/webp').indexOf('data:image/webp') === 0;
+    } catch (e) { return false; }
+  }
+
   /* for the browser test and the console */
   window.noisetile = {
+    tileExt: function () { return api ? api.tileExt : 'png'; },
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
     map: function () { return map; }, api: function () { return api; },
     fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,

@@ -21,7 +21,8 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const WORLD = 16;   // plane units covered by tile z = 0 (docs/field.md, "Tile geometry")
 const TILE = 256;   // CSS pixels per tile
-const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png(\?.*)?$/;
+// the viewer asks for .webp tiles where Chromium has WebP, else .png
+const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.(?:png|webp)(\?.*)?$/;
 
 let daemon = null;
 let base = '';
@@ -145,7 +146,8 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   assert.ok(tileReqs.some((u) => /\/-\d+\//.test(new URL(u).pathname)), 'negative tile indices requested');
   assert.ok(tileReqs.every((u) => !u.includes('@2x')), 'no @2x tiles at device pixel ratio 1');
   assert.ok(tileResponses.length >= 12);
-  for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/png', `${r.url}: ${r.status} ${r.type}`);
+  // Chromium has WebP: the viewer's tiles are WebP (a tenth of a shaded PNG)
+  for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/webp' && /\.webp(\?|$)/.test(r.url), `${r.url}: ${r.status} ${r.type}`);
   const n = await checkTilePlacement(page);
   assert.ok(n >= 12, `placed tiles checked: ${n}`);
   // the scale bar: its width is its label's plane units at this zoom
@@ -494,7 +496,7 @@ test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 1
   await page.goto(`${base}/#z=3&x=1&y=-1&kind=perlin&seed=7&palette=viridis&shade=1&px=1.1&py=-0.9`);
   await waitTiles(page);
   const tiles = requests.slice(start).filter((u) => TILE_RE.test(new URL(u).pathname));
-  assert.ok(tiles.length > 0 && tiles.every((u) => u.includes('@2x.png')), 'only @2x tiles at device pixel ratio 2');
+  assert.ok(tiles.length > 0 && tiles.every((u) => u.includes('@2x.webp')), 'only @2x tiles at device pixel ratio 2');
   assert.ok(tiles.every((u) => u.includes('/perlin/7/') && u.includes('palette=viridis') && u.includes('shade=1')));
   await page.waitForFunction(() => document.getElementById('info-value').textContent !== '');
   assert.equal(await page.isVisible('#panel-body'), false, 'panel starts collapsed on a narrow screen');

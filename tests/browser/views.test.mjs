@@ -40,7 +40,7 @@ before(async () => {
   ctx.on('request', (r) => requests.push(r.url()));
   ctx.on('requestfailed', (r) => {
     const f = r.failure() && r.failure().errorText;
-    if (f === 'net::ERR_ABORTED' && /\.png(\?|$)/.test(r.url())) return; // tiles Leaflet dropped
+    if (f === 'net::ERR_ABORTED' && /\.(png|webp)(\?|$)/.test(r.url())) return; // tiles Leaflet dropped
     problems.push(`request failed: ${r.url()} ${f}`);
   });
   ctx.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
@@ -204,7 +204,7 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   const centres = async () => page.evaluate(([world, tile]) => ['#map', '#map2'].map((sel) => {
     const box = document.querySelector(sel).getBoundingClientRect();
     const img = [...document.querySelectorAll(sel + ' img.leaflet-tile-loaded')].find((i) => i.style.opacity !== '0');
-    const m = new URL(img.src).pathname.match(/\/(-?\d+)\/(-?\d+)\/(-?\d+)\.png$/);
+    const m = new URL(img.src).pathname.match(/\/(-?\d+)\/(-?\d+)\/(-?\d+)\.(?:png|webp)$/);
     const r = img.getBoundingClientRect(), z = Number(m[1]), k = r.width / (world / 2 ** z);
     const cx = box.left + document.querySelector(sel).clientLeft + document.querySelector(sel).clientWidth / 2;
     const cy = box.top + box.height / 2;
