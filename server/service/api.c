@@ -325,6 +325,44 @@ static json_t *rows_json(unsigned int routes)
     return a;
 }
 
+json_t *api_tms_document(void)
+{
+    json_t *matrices = json_array();
+    for (int z = 0; matrices != NULL && z <= ROUTE_MAX_Z; z++) {
+        double cell = RENDER_WORLD_SIZE / 256.0 / ldexp(1.0, z);
+        double origin = -2147483648.0 * RENDER_WORLD_SIZE / ldexp(1.0, z);
+        char id[8];
+        snprintf(id, sizeof id, "%d", z);
+        if (json_array_append_new(
+                matrices,
+                json_pack("{s:s,s:f,s:f,s:s,s:[f,f],s:i,s:i,s:I,s:I}", "id", id,
+                          /* the standard's 0.28 mm pixel, one plane unit a metre */
+                          "scaleDenominator", cell / 0.00028, "cellSize", cell, "cornerOfOrigin",
+                          "topLeft", "pointOfOrigin", origin, origin, "tileWidth", 256, "tileHeight",
+                          256, "matrixWidth", (json_int_t)4294967296LL, "matrixHeight",
+                          (json_int_t)4294967296LL)) != 0) {
+            json_decref(matrices);
+            matrices = NULL;
+        }
+    }
+    if (matrices == NULL)
+        return NULL;
+    return json_pack(
+        "{s:s,s:s,s:s,s:{s:s},s:[s,s],s:o,s:{s:s,s:s}}", "id", "NoisetilePlane", "title",
+        "noisetile's infinite plane", "description",
+        "The daemon's tiles: tile (z, x, y) covers 16/2^z plane units from (x, y) * 16/2^z, y "
+        "downwards, x and y any int32. A tile matrix counts from 0, so TileCol = x + 2147483648 and "
+        "TileRow = y + 2147483648; clients with their own grids (OpenLayers, Leaflet) use the "
+        "origin (0, 0) and negative tiles directly (docs/clients/).",
+        "crs", "wkt",
+        "ENGCRS[\"noisetile plane\",EDATUM[\"noisetile\"],CS[Cartesian,2],"
+        "AXIS[\"x\",east,ORDER[1],LENGTHUNIT[\"plane unit\",1]],"
+        "AXIS[\"y\",south,ORDER[2],LENGTHUNIT[\"plane unit\",1]]]",
+        "orderedAxes", "x", "y", "tileMatrices", matrices, "noisetile", "tile_url",
+        "/{kind}/{seed}/{z}/{x}/{y}.png with x = TileCol - 2147483648, y = TileRow - 2147483648",
+        "tilejson", "/{kind}/{seed}/tile.json");
+}
+
 json_t *api_kinds_document(void)
 {
     json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();

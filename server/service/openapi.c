@@ -88,6 +88,8 @@ static const char template_text[] =
 "     '400':{'$ref':'#/components/responses/BadRequest'},'404':{'$ref':'#/components/responses/NotFound'},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
 "  '/api/kinds':{'get':{'operationId':'getKinds','summary':'Kinds, field parameters with defaults and ranges, palettes, render parameters, limits',"
 "    'responses':{'200':{'description':'The catalogue','content':{'application/json':{'schema':{'$ref':'#/components/schemas/Kinds'}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
+"  '/api/tilematrixset.json':{'get':{'operationId':'getTileMatrixSet','summary':'The plane tile grid as an OGC 2D Tile Matrix Set (JSON): zooms 0..30, TileCol = x + 2^31, TileRow = y + 2^31',"
+"    'responses':{'200':{'description':'The tile matrix set','content':{'application/json':{'schema':{'type':'object','required':['id','crs','tileMatrices'],'properties':{'id':{'const':'NoisetilePlane'},'tileMatrices':{'type':'array','minItems':31}}}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
 "  '/healthz':{'get':{'operationId':'getHealth','summary':'Liveness','responses':{'200':{'description':'The daemon serves','content':{'application/json':{'schema':{'type':'object','required':['status'],'properties':{'status':{'const':'ok'}}}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"
 "  '/metrics':{'get':{'operationId':'getMetrics','summary':'Prometheus text format: requests by route and status, cache hits/misses/evictions/bytes/entries, render-time histogram',"
 "    'responses':{'200':{'description':'Prometheus exposition format 0.0.4','content':{'text/plain':{'schema':{'type':'string'}}}},'405':{'$ref':'#/components/responses/MethodNotAllowed'}}}},"

@@ -104,6 +104,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     if (strcmp(path, "/metrics") == 0) { out->id = ROUTE_METRICS; return 0; }
     if (strcmp(path, "/openapi.json") == 0) { out->id = ROUTE_OPENAPI; return 0; }
     if (strcmp(path, "/api/kinds") == 0) { out->id = ROUTE_KINDS; return 0; }
+    if (strcmp(path, "/api/tilematrixset.json") == 0) { out->id = ROUTE_TMS; return 0; }
     if (path[0] != '/')
         return 0;
 

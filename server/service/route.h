@@ -49,6 +49,7 @@ typedef enum {
     XX(HEALTHZ, "healthz", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_healthz)                  \
     XX(METRICS, "metrics", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_metrics)                  \
     XX(OPENAPI, "openapi", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_openapi)                  \
+    XX(TMS, "tilematrixset", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_tms)                    \
     XX(STATIC, "static", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_static)
 
 typedef enum {
