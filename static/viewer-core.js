@@ -79,7 +79,10 @@
     j = j || {};
     var tiles = j.tiles || {}, limits = j.limits || {};
     var api = {
-      kinds: (j.kinds || []).map(function (k) { return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '' }; }),
+      kinds: (j.kinds || []).map(function (k) {
+        var d = j.kind_descriptions || {};
+        return typeof k === 'string' ? { name: k, description: d[k] || '' } : { name: k.name, description: k.description || d[k.name] || '' };
+      }),
       params: (j.parameters || []).map(normParam),
       /* the picture options the page offers: quality belongs to the tile
        * format the page picks (api.tileExt), ramps to URLs (docs/api.md) */

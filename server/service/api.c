@@ -331,7 +331,7 @@ json_t *api_tms_document(void)
     for (int z = 0; matrices != NULL && z <= ROUTE_MAX_Z; z++) {
         double cell = RENDER_WORLD_SIZE / 256.0 / ldexp(1.0, z);
         double origin = -2147483648.0 * RENDER_WORLD_SIZE / ldexp(1.0, z);
-        char id[8];
+        char id[12];
         snprintf(id, sizeof id, "%d", z);
         if (json_array_append_new(
                 matrices,
@@ -363,6 +363,21 @@ json_t *api_tms_document(void)
         "tilejson", "/{kind}/{seed}/tile.json");
 }
 
+/* One line per kind for the viewer's kind buttons (docs/field.md has the
+ * whole definitions). */
+static const char *kind_description(noise_kind k)
+{
+    switch (k) {
+    case NOISE_VALUE: return "Value noise: a random height at each lattice point, blended smoothly; soft, blobby hills.";
+    case NOISE_PERLIN: return "Perlin gradient noise on the square lattice (as Islands builds it): the classic terrain look.";
+    case NOISE_SIMPLEX: return "Simplex noise on a triangular lattice: no square grid artefacts, cheaper in 3D.";
+    case NOISE_IMPROVED: return "Ken Perlin's 2002 Improved Noise, bit for bit his Java reference at seed 0; repeats every 256 cells.";
+    case NOISE_CELLULAR: return "Worley cellular noise: distances to jittered feature points; cells, cracks and stones.";
+    case NOISE_CLASSIC: return "The C perlin(x, y) of Wikipedia's Perlin noise article: 2D, its own hash and gradients.";
+    default: return "";
+    }
+}
+
 json_t *api_kinds_document(void)
 {
     json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
@@ -371,8 +386,14 @@ json_t *api_kinds_document(void)
     json_object_set_new(doc, "kinds", kinds);
     json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
     json_object_set_new(doc, "palettes", palettes);
-    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+    json_t *descriptions = json_object();
+    for (int k = 0; k < NOISE_KIND_COUNT; k++) {
         json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+        json_object_set_new(descriptions, noise_kind_name((noise_kind)k),
+                            json_string(kind_description((noise_kind)k)));
+    }
+    /* kinds stays a list of names; the one-line descriptions beside it */
+    json_object_set_new(doc, "kind_descriptions", descriptions);
     const char *const *pal = render_palette_names();
     for (size_t i = 0; pal[i] != NULL; i++)
         json_array_append_new(palettes, json_string(pal[i]));

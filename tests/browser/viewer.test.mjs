@@ -194,6 +194,10 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
+  // the line under the kind buttons is the kind's description from /api/kinds
+  const kind = await page.evaluate(() => window.noisetile.state.kind);
+  assert.equal(await page.textContent('#kind-desc'), api.kind_descriptions[kind]);
+  assert.ok(api.kind_descriptions[kind].length > 20);
   // every choice readable whole (six kinds do not fit one row), no heading
   // without a control under it
   assert.deepEqual(await clippedChoices(page, '#panel'), []);
