@@ -74,6 +74,13 @@ function setCompare(kind) {
   listeners.forEach((f) => f());
 }
 
+/* the panel opened or closed: the maps' widths changed */
+document.addEventListener('noisetile:layout', () => {
+  if (!map2 || !kindB) return;
+  map2.invalidateSize({ animate: false });
+  follow(nt().map(), map2);
+});
+
 function defaultB() {
   const a = nt().state.kind;
   const kinds = nt().api().kinds.map((k) => k.name);

@@ -723,6 +723,9 @@
     var b = $('panel-toggle');
     b.setAttribute('aria-expanded', open ? 'true' : 'false');
     b.title = open ? 'Hide the panel (P)' : 'Show the panel (P)';
+    /* in compare mode the maps' widths follow the panel */
+    if (map) map.invalidateSize({ animate: false });
+    document.dispatchEvent(new CustomEvent('noisetile:layout'));
   }
   function copyLink() {
     writeHash();

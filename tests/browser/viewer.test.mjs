@@ -194,6 +194,15 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
+  // Views come first in the panel and show at 1280 x 800 without scrolling,
+  // with the hint that a click reads a value
+  const order = await page.evaluate(() => {
+    const body = document.querySelector('#panel-body');
+    return { views: body.firstElementChild.id, bottom: document.querySelector('#click-hint').getBoundingClientRect().bottom, scroll: body.scrollTop };
+  });
+  assert.equal(order.views, 'tools');
+  assert.ok(order.scroll === 0 && order.bottom < 800, `the Views and the click hint end at ${order.bottom} px`);
+  assert.match(await page.textContent('#click-hint'), /Click the map/);
   // the line under the kind buttons is the kind's description from /api/kinds
   const kind = await page.evaluate(() => window.noisetile.state.kind);
   assert.equal(await page.textContent('#kind-desc'), api.kind_descriptions[kind]);

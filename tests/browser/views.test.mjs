@@ -198,6 +198,14 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   assert.equal(await page.isVisible('label[for="cmp-kind-classic"]'), true);
   assert.deepEqual(await clippedChoices(page, '#tools'), []);
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png') });
+  // neither map lies under the panel: the first starts right of it, the
+  // two share the rest of the width
+  const boxes = await page.evaluate(() => ['#panel', '#map', '#map2'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  }));
+  assert.ok(boxes[1].left >= boxes[0].right, `the first map starts at ${boxes[1].left}, the panel ends at ${boxes[0].right}`);
+  assert.ok(Math.abs((boxes[1].right - boxes[1].left) - (boxes[2].right - boxes[2].left)) <= 2, 'the maps are as wide');
 
   // The plane point under each map's centre, from where each map's tiles
   // sit on screen (tile geometry only).
