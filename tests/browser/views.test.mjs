@@ -144,6 +144,21 @@ test('the 3D view draws the window as a lit mesh from the grid endpoint and foll
   await page.click('#t-3d');
   assert.equal(await page.isVisible('#view3d'), false);
   await page.waitForFunction(() => !location.hash.includes('3d=1'));
+  // the 3 key opens and closes the 3D view from any control but a field
+  // being typed in: a palette choice, a switch
+  for (const sel of ['#r-palette-viridis', '#t-stats']) {
+    await page.focus(sel);
+    await page.keyboard.press('3');
+    await page.waitForFunction(() => location.hash.includes('3d=1'), null, { timeout: 10000 });
+    await page.focus(sel);
+    await page.keyboard.press('3');
+    await page.waitForFunction(() => !location.hash.includes('3d=1'), null, { timeout: 10000 });
+  }
+  // in a number field the 3 is typed, not a shortcut
+  await page.focus('#p-frequency');
+  await page.keyboard.press('3');
+  assert.equal(await page.evaluate(() => window.noisetile.view3d.isOpen()), false);
+  await page.keyboard.press('Backspace');
 });
 
 // Each cell of the panel against the daemon's /stats for the same window.
