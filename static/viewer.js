@@ -76,10 +76,19 @@
   function notify(what) { document.dispatchEvent(new CustomEvent('noisetile:' + what)); }
 
   /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
-  function writeHash() {
+  /* A change of what is shown (field, picture, views: all but the view's
+   * place and the selected point) is a new history entry, so Back undoes
+   * it; moving the map, the point, t while it plays, and the page's own
+   * rewrites (replace) replace the entry. */
+  function settingsOf(h) {
+    return h.replace(/^#/, '').split('&').filter(function (p) { return !/^(z|x|y|px|py)=/.test(p); }).join('&');
+  }
+  function writeHash(replace) {
     var h = C.encodeHash(api, state);
     hashParts.forEach(function (f) { f().forEach(function (part) { h += (h.length > 1 ? '&' : '') + part; }); });
-    if (location.hash !== h) history.replaceState(null, '', h);
+    if (location.hash === h) return;
+    if (!replace && !playing && location.hash && settingsOf(location.hash) !== settingsOf(h)) history.pushState(null, '', h);
+    else history.replaceState(null, '', h);
   }
   var hashTimer = null;
   function scheduleHash() {
@@ -802,7 +811,7 @@
       lastPoint = null;
       if (!state.point) { $('info').hidden = true; drawArrow(); }
       changed();
-      if (location.hash !== h) writeHash();
+      if (location.hash !== h) writeHash(true);
     });
     $('grid-toggle').addEventListener('change', function () { state.grid = this.checked; syncGrid(); scheduleHash(); });
     $('info-close').addEventListener('click', clearPoint);
@@ -811,7 +820,7 @@
     showZoom();
     changed();
     checkRange();
-    writeHash();
+    writeHash(true);
     document.body.dataset.ready = '1';
     notify('ready');
   }

@@ -497,6 +497,31 @@ test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { 
   assert.ok(await checkTilePlacement(page) > 0);
 });
 
+test('Back undoes a change of the picture or the field, one at a time, and stays on the page', { timeout: 120000 }, async () => {
+  const { page } = wide;
+  await page.goto(`${base}/#z=3&x=0&y=0&kind=perlin&seed=7&palette=terrain&shade=1`);
+  await page.reload();
+  await waitTiles(page, '/perlin/7/');
+  await page.click('label[for="r-palette-viridis"]');
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+  await page.click('label[for="r-palette-gray"]');
+  await page.waitForFunction(() => !location.hash.includes('palette='));
+  // moving the map is no history entry of its own
+  await page.evaluate(() => window.noisetile.map().panBy([40, 0], { animate: false }));
+  await page.waitForTimeout(400);
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+  assert.ok(await page.isChecked('#r-palette-viridis'));
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.includes('palette=terrain'));
+  assert.ok(await page.isChecked('#r-palette-terrain'));
+  assert.ok(page.url().startsWith(base), `still the viewer: ${page.url()}`);
+  await waitTiles(page, '/perlin/7/');
+  // Forward redoes
+  await page.goForward();
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+});
+
 test('no console errors, page errors or failed requests on the wide screen', () => {
   assert.deepEqual(problems, []);
 });
