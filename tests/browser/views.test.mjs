@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { readFileSync } from 'node:fs';
 import { startDaemon } from '../http/daemon.mjs';
 import { clippedChoices } from './panel-checks.mjs';
 
@@ -303,6 +304,39 @@ test('each download link answers its type at the chosen size', { timeout: 120000
       assert.equal(img.width, 300);
     }
   }
+  // what a click saves carries its provenance: the PNGs a tEXt chunk with
+  // the grid URL and a description, the same pixels as the grid answer
+  const textChunks = (buf) => {
+    const out = {};
+    for (let at = 8; at + 12 <= buf.length;) {
+      const n = buf.readUInt32BE(at), type = buf.subarray(at + 4, at + 8).toString('latin1');
+      if (type === 'tEXt') {
+        const data = buf.subarray(at + 8, at + 8 + n).toString('latin1');
+        out[data.slice(0, data.indexOf('\0'))] = data.slice(data.indexOf('\0') + 1);
+      }
+      at += 12 + n;
+    }
+    return out;
+  };
+  for (const id of ['dl-png', 'dl-png16']) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
+    assert.equal(dl.suggestedFilename(), links[id].file);
+    const saved = readFileSync(await dl.path());
+    const direct = Buffer.from(await (await fetch(links[id].href)).arrayBuffer());
+    const t = textChunks(saved);
+    assert.equal(t.Source, links[id].href, `${id}: the Source chunk is the grid URL`);
+    assert.match(t.Description, /^noisetile simplex seed 5: window x=.* 300 x \d+ samples/);
+    const a = PNG.sync.read(saved), b = PNG.sync.read(direct);
+    assert.ok(a.data.equals(b.data), `${id}: the saved PNG shows the grid's pixels`);
+  }
+  // .npy and .r16: a sidecar JSON naming each file's URL, the field, the window
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#dl-json')]);
+  assert.match(dl.suggestedFilename(), /^noisetile-simplex-5-300x\d+\.json$/);
+  const side = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  assert.equal(side.files[links['dl-npy'].file], links['dl-npy'].href);
+  assert.equal(side.files[links['dl-r16'].file], links['dl-r16'].href);
+  assert.deepEqual([side.noisetile.kind, side.noisetile.seed, side.window.width], ['simplex', 5, 300]);
+  assert.match(side.noisetile.query, /octaves=2/);
 });
 
 test('no console errors, page errors or failed requests', () => {
