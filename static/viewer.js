@@ -463,6 +463,7 @@
     var url = tileTemplate();
     if (shownLayer && shownLayer._url === url) {
       if (pendingLayer) { map.removeLayer(pendingLayer); pendingLayer = null; }
+      hideFrame();
       return;
     }
     if (pendingLayer && pendingLayer._url === url) return;
@@ -475,6 +476,7 @@
       shownLayer = layer;
       pendingLayer = null;
       document.body.dataset.tiles = 'loaded';
+      hideFrame();
       if (playing) playNext();
     }
     layer.on('load', done);
@@ -663,11 +665,17 @@
     else if (grid) grid.redraw();
   }
 
-  /* ---- t animation: the next step is requested when the new tiles are in ---- */
+  /* ---- t animation ----
+   * With animate.js (window.noisetile.animator) each step of t is one
+   * low-resolution picture of the window (grid.png, a sample per 4 x 4
+   * pixels) over the map, the next asked for when it is shown, at most
+   * 25 a second; the tiles load for the t where playing stops. Without
+   * it, the next step is requested when the new tiles are in. */
   var playing = false, playTimer = null, lastStep = 0;
+  function animator() { return window.noisetile && window.noisetile.animator; }
   function playNext() {
     clearTimeout(playTimer);
-    var wait = Math.max(0, 80 - (Date.now() - lastStep));
+    var wait = Math.max(0, (animator() ? 40 : 80) - (Date.now() - lastStep));
     playTimer = setTimeout(function () {
       if (!playing) return;
       lastStep = Date.now();
@@ -677,7 +685,8 @@
       var r = parseParam(p, String(nt));
       if (!r.ok) { stopPlay(); return; }
       state.field.t = r.value;
-      changed();
+      var a = animator();
+      if (a) { syncControls(); scheduleHash(); a.show(playNext); } else changed();
     }, wait);
   }
   function togglePlay() { if (playing) stopPlay(); else startPlay(); }
@@ -689,7 +698,12 @@
     syncPlay();
     playNext();
   }
-  function stopPlay() { playing = false; clearTimeout(playTimer); syncPlay(); }
+  function stopPlay() {
+    playing = false; clearTimeout(playTimer); syncPlay();
+    /* the tiles of the last t; the picture goes when they are in */
+    if (animator()) changed();
+  }
+  function hideFrame() { var a = animator(); if (a && !playing) a.hide(); }
   function syncPlay() {
     var b = $('play');
     if (!b) return;

@@ -393,10 +393,27 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   const start = requests.length;
   await page.click('#play');
   await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0, null, { timeout: 30000 });
+  // each step of t is one low-resolution picture of the window (grid.png,
+  // a sample per 4 x 4 pixels) drawn over the map, not a screenful of tiles
+  await page.waitForFunction(() => Number((document.getElementById('anim-frame') || {}).dataset?.frames) >= 6, null, { timeout: 30000 });
   await page.click('#play');
-  const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
-  assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
-  await waitTiles(page);
+  const played = requests.slice(start);
+  const ts = new Set(played.map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
+  assert.ok(ts.size >= 2, `pictures for several t: ${[...ts].join(', ')}`);
+  const frames = played.map((u, i) => ({ u: new URL(u), i })).filter((f) => /^\/perlin\/\d+\/grid\.png$/.test(f.u.pathname));
+  assert.ok(frames.length >= 6, `${frames.length} frames`);
+  const size = page.viewportSize();
+  for (let k = 0; k < frames.length; k++) {
+    const q = frames[k].u.searchParams;
+    assert.equal(Number(q.get('width')), Math.round(size.width / 4));
+    if (k > 0) assert.ok(Number(q.get('t')) > Number(frames[k - 1].u.searchParams.get('t')), 't grows frame by frame');
+  }
+  const between = played.slice(frames[0].i, frames[frames.length - 1].i).filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.deepEqual(between, [], 'no tiles asked for while t plays');
+  // stopped: the tiles of the last t come in and the picture goes
+  const tStop = new URLSearchParams(new URL(page.url()).hash.slice(1)).get('t');
+  await waitTiles(page, `t=${tStop}`);
+  await page.waitForFunction(() => document.getElementById('anim-frame').hidden, null, { timeout: 10000 });
 });
 
 test('period: its switch asks for a field repeating every zoom-0 tile; simplex has no period control', { timeout: 120000 }, async () => {
