@@ -21,7 +21,7 @@ try {
     const p = await ctx.newPage();
     const tiles = [];
     p.on('response', async (r) => {
-      if (!/\/\d+\/-?\d+\/-?\d+(@2x)?\.(webp|png)(\?|$)/.test(r.url())) return;
+      if (!/\/-?\d+\/-?\d+\/-?\d+(@2x)?\.(webp|png)(\?|$)/.test(r.url())) return;
       try { tiles.push({ url: r.url(), n: (await r.body()).length }); } catch { /* dropped by Leaflet */ }
     });
     await p.goto(`${d.url}/${hash}`, { timeout: 120000 });

@@ -405,7 +405,9 @@
   /* ---- the map ---- */
   var map = null;
   var shownLayer = null, pendingLayer = null;
-  function minZoom() { return api.minZoom - ZOOM_OUT; }
+  /* the lowest zoom is -ZOOM_OUT: native tiles where the daemon has them
+   * (its tiles go below zoom 0), zoom-0 tiles scaled where it has not */
+  function minZoom() { return Math.min(api.minZoom, -ZOOM_OUT); }
   function maxZoom() { return api.maxZoom; }
 
   /* Tile indices are bounded (limits.tile_index_max of /api/kinds): far

@@ -403,7 +403,7 @@ json_t *api_kinds_document(void)
     json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
-        "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "tile_size_2x", 512, "minzoom", ROUTE_MIN_Z, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
     json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
     json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));

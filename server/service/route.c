@@ -193,8 +193,8 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     out->seed = (uint32_t)v;
 
     if (id == ROUTE_TILE) {
-        if (route_parse_int(seg[2], len[2], 0, ROUTE_MAX_Z, &v) != 0)
-            return bad_number("z", "0..30", seg[2], len[2], err, err_size);
+        if (route_parse_int(seg[2], len[2], ROUTE_MIN_Z, ROUTE_MAX_Z, &v) != 0)
+            return bad_number("z", "-2..30", seg[2], len[2], err, err_size);
         out->z = (int)v;
         if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
             return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);

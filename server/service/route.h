@@ -66,13 +66,18 @@ typedef struct {
     route_id id;
     noise_kind kind;  /* field routes */
     uint32_t seed;    /* field routes */
-    int z;            /* tiles: 0..30 */
+    int z;            /* tiles: ROUTE_MIN_Z..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
     route_ext ext;    /* tiles and grids: .png, .npy or .r16; tiles also .webp */
 } route;
 
 #define ROUTE_MAX_Z 30
+/* Tiles below zoom 0 show a coarser view directly (a zoom -2 tile covers
+ * 64 plane units, 4 x 4 zoom-0 tiles): a zoomed-out map asks for a
+ * screenful of them rather than 16 zoom-0 tiles each shrunk to 64 px.
+ * Web-Mercator clients (TileJSON, the TMS) keep 0..30. */
+#define ROUTE_MIN_Z (-2)
 
 /* The URL forms of a field, as messages name them to a user whose URL has
  * none of these shapes. */

@@ -304,7 +304,7 @@ int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, con
 {
     static const render_opts defaults = {.palette = RENDER_GRAY};
     assert(spec && out_png && out_size);
-    assert(px >= 1 && px <= 4096 && z >= 0 && z <= 1000);
+    assert(px >= 1 && px <= 4096 && z >= -64 && z <= 1000);
     *out_png = NULL;
     *out_size = 0;
     if (!opts)

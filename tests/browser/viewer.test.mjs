@@ -496,20 +496,25 @@ test('the triangle-lattice overlay passes through the corners where simplex nois
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-simplex-grid.png') });
 });
 
-test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { timeout: 120000 }, async () => {
+test('zoom spans native tiles from z -2 (coarser views, a screenful of requests) to z 30', { timeout: 120000 }, async () => {
   const { page } = wide;
-  let start = requests.length;
-  await page.goto(`${base}/#z=-1&x=0&y=0&kind=perlin&seed=1`);
-  await waitTiles(page, '/perlin/1/');
-  let zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean).map((m) => Number(m[3]));
-  assert.ok(zs.length > 0 && zs.every((z) => z === 0), `zoom -1 uses z 0 tiles: ${[...new Set(zs)]}`);
-  const w = await page.evaluate(() => document.querySelector('.noise-tiles img.leaflet-tile-loaded').getBoundingClientRect().width);
-  assert.ok(Math.abs(w - TILE / 2) < 0.5, `a z0 tile drawn ${w} px wide at zoom -1`);
-  start = requests.length;
+  for (const z of [-1, -2]) {
+    const start = requests.length;
+    await page.goto(`${base}/#z=${z}&x=0&y=0&kind=perlin&seed=${-z}`);
+    await waitTiles(page, `/perlin/${-z}/`);
+    const zs = requests.slice(start).filter((u) => u.includes(`/perlin/${-z}/`)).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean).map((m) => Number(m[3]));
+    assert.ok(zs.length > 0 && zs.every((t) => t === z), `zoom ${z} uses z ${z} tiles: ${[...new Set(zs)]}`);
+    // a screenful of 256-px tiles (before: 16 zoom-0 tiles per 256 px at z -2, about 280)
+    assert.ok(zs.length <= 40, `${zs.length} tile requests at zoom ${z}`);
+    const w = await page.evaluate(() => document.querySelector('.noise-tiles img.leaflet-tile-loaded').getBoundingClientRect().width);
+    assert.ok(Math.abs(w - TILE) < 0.5, `a z ${z} tile drawn ${w} px wide at zoom ${z}`);
+    assert.ok(await checkTilePlacement(page) > 0);
+  }
+  const start = requests.length;
   await page.goto(`${base}/#z=30&x=1.25&y=-3.5&kind=perlin&seed=1`);
   await page.reload();
   await waitTiles(page, '/perlin/1/30/');
-  zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean);
+  const zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean);
   assert.ok(zs.length > 0 && zs.every((m) => m[3] === '30'), 'zoom 30 uses z 30 tiles');
   assert.ok(await checkTilePlacement(page) > 0);
 });
