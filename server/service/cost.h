@@ -35,8 +35,8 @@
 
 /* A grid may cost at most this in all: about eight seconds of one core, so
  * that the largest window (4097^2, Unity's largest heightmap) can be had
- * with the octaves, gradients or warp that terrain takes (6 octaves with
- * gradients and warp: 302M), while the costliest one that passes
+ * with the octaves and the gradients or warp that terrain takes (6 octaves
+ * with warp: 302M; with gradients: 201M), while the costliest one that passes
  * validation (16 octaves, warp, t: 3222.8M, about a minute) is refused.
  * A grid is computed in bands, each its own job of the fair render pool
  * within COST_REQUEST_LIMIT, so a grid never holds a worker for long;

@@ -163,8 +163,9 @@ static void test_grid_work_limit(void)
     CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=12&gradient=1",
                     NULL, NULL, &rp, &admitted) == 422);
     reply_release(&rp);
-    /* a grid's limit is its own: over one request's 50M, within a grid's */
-    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=6&gradient=1&warp=1",
+    /* a grid's limit is its own: over one request's 50M, within a grid's
+     * (6 octaves and warp: 302M) */
+    CHECK(admit_run(s, "/perlin/1/grid.npy?x=0&y=0&step=1&width=4097&height=4097&octaves=6&warp=1",
                     NULL, NULL, &rp, &admitted) == 200);
     reply_release(&rp);
     CHECK(admit_run(s, "/perlin/1/stats?x=0&y=0&step=1&width=4097&height=4097&octaves=6&warp=1",
