@@ -42,7 +42,7 @@ FROM debian:bookworm
 ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update -qq \
  && apt-get install -y -qq --no-install-recommends \
-      libpng16-16 libjansson4 libsqlite3-0 zlib1g libdeflate0 >/dev/null \
+      libpng16-16 libjansson4 libsqlite3-0 zlib1g libdeflate0 libwebp7 >/dev/null \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
  && useradd --uid 10001 --user-group --home-dir /nonexistent \
       --no-create-home --shell /usr/sbin/nologin noisetile

@@ -13,7 +13,7 @@ CC      ?= cc
 OPT     ?= -O2
 BUILD   := build
 # libdeflate: its Adler-32 and CRC-32 in the PNG path (tiles/fastz.c, pngenc.c)
-PKGS    := libpng jansson sqlite3 libdeflate
+PKGS    := libpng jansson sqlite3 libdeflate libwebp
 
 # -ffp-contract=off and no fast-math: the same request gives the same bytes
 # on every x86-64 build (docs/field.md, "Numbers").
@@ -30,7 +30,7 @@ MHD_A   := $(MHD)/lib/libmicrohttpd.a
 MHD_H   := $(MHD)/include/microhttpd.h
 CPPFLAGS_ALL := -Inoise -Iserver -isystem $(MHD)/include $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 CFLAGS_ALL   := $(CSTD) $(WARN) $(FP) -MMD -MP $(CPPFLAGS_ALL)
-LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lpng16 -ljansson -lsqlite3 -ldeflate) -lz -lpthread -lm
+LIBS    := $(or $(shell pkg-config --libs $(PKGS) 2>/dev/null),-lpng16 -ljansson -lsqlite3 -ldeflate -lwebp) -lz -lpthread -lm
 SAN     := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN    := -O1 -g -fsanitize=thread
 

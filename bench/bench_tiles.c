@@ -92,9 +92,9 @@ typedef struct {
 } tile_kind;
 
 static const tile_kind kinds[] = {
-    {"gray", {RENDER_GRAY, 0, 0}},
-    {"palette (terrain)", {RENDER_TERRAIN, 0, 0}},
-    {"shaded (terrain)", {RENDER_TERRAIN, 1, 0}},
+    {"gray", {.palette = RENDER_GRAY, .shade = 0, .zero = 0}},
+    {"palette (terrain)", {.palette = RENDER_TERRAIN, .shade = 0, .zero = 0}},
+    {"shaded (terrain)", {.palette = RENDER_TERRAIN, .shade = 1, .zero = 0}},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 

@@ -22,8 +22,8 @@ mode=install
 case "${1:-}" in --check) mode=check; shift ;; --list) mode=list; shift ;; esac
 level=${1:-test}
 
-pkgs_build="gcc make pkg-config libc6-dev curl xz-utils patch libpng-dev zlib1g-dev libdeflate-dev libjansson-dev libsqlite3-dev nodejs npm"
-pkgs_test="chromium clang libclang-rt-14-dev valgrind python3-numpy python3-pil gdal-bin sqlite3"
+pkgs_build="gcc make pkg-config libc6-dev curl xz-utils patch libpng-dev zlib1g-dev libdeflate-dev libjansson-dev libsqlite3-dev libwebp-dev nodejs npm"
+pkgs_test="chromium clang libclang-rt-14-dev valgrind python3-numpy python3-pil webp gdal-bin sqlite3"
 pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light python3-yaml"
 pkgs_image="buildah debootstrap"
 
@@ -52,11 +52,11 @@ missing=""
 # The libraries the compiler needs, as pkg-config finds them (PKGS, from the
 # Makefile), each with the Debian package that provides it.
 if [ "$mode" = check ]; then
-  for m in ${PKGS:-libpng jansson sqlite3}; do
+  for m in ${PKGS:-libpng jansson sqlite3 libdeflate libwebp}; do
     pkg-config --exists "$m" 2>/dev/null && continue
     case $m in
       libpng*) d=libpng-dev ;; jansson) d=libjansson-dev ;; zlib) d=zlib1g-dev ;;
-      sqlite3) d=libsqlite3-dev ;; libdeflate) d=libdeflate-dev ;;
+      sqlite3) d=libsqlite3-dev ;; libdeflate) d=libdeflate-dev ;; libwebp) d=libwebp-dev ;;
       *) d="$m(pkg-config)" ;;
     esac
     command -v pkg-config >/dev/null 2>&1 || d=pkg-config

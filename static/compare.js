@@ -12,7 +12,7 @@ export function onCompareChange(fn) { listeners.push(fn); }
 
 function tileUrl() {
   const q = nt().fieldQuery(kindB).concat(nt().renderQuery()).join('&');
-  return '/' + encodeURIComponent(kindB) + '/' + nt().state.seed + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
+  return '/' + encodeURIComponent(kindB) + '/' + nt().state.seed + '/{z}/{x}/{y}{r}.' + nt().tileExt() + (q ? '?' + q : '');
 }
 
 function label(id, kind) {
@@ -73,6 +73,13 @@ function setCompare(kind) {
   nt().scheduleHash();
   listeners.forEach((f) => f());
 }
+
+/* the panel opened or closed: the maps' widths changed */
+document.addEventListener('noisetile:layout', () => {
+  if (!map2 || !kindB) return;
+  map2.invalidateSize({ animate: false });
+  follow(nt().map(), map2);
+});
 
 function defaultB() {
   const a = nt().state.kind;

@@ -155,8 +155,12 @@ whenReady(() => {
   $('t-3d').addEventListener('change', (e) => setOpen(e.target.checked));
   $('exag').addEventListener('input', (e) => setExag(Number(e.target.value)));
   document.addEventListener('keydown', (e) => {
+    /* from any control but one being typed in (a text or number field, a
+     * select): switches, choices and sliders pass the key on */
     const t = e.target;
-    if (e.ctrlKey || e.metaKey || e.altKey || (t && /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName) && t.type !== 'checkbox')) return;
+    const typing = t && ((t.tagName === 'INPUT' && /^(text|number|search)$/.test(t.type)) ||
+      t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+    if (e.ctrlKey || e.metaKey || e.altKey || typing) return;
     if (e.key === '3') { setOpen(!open); e.preventDefault(); }
   });
   onFieldOrView(rebuild, 150);

@@ -61,6 +61,7 @@
    *  "tiles": {"world_size", "tile_size", "minzoom", "maxzoom"},
    *  "limits": {"seed_max", "tile_index_max"}}
    * Every range and default the page uses comes from here. */
+  var VIEWER_SKIPS = ['quality', 'ramp'];
   function normParam(s) {
     var type = s.type === 'flag' ? 'boolean' : s.type === 'integer' || s.type === 'enum' ? s.type : 'number';
     return {
@@ -78,9 +79,16 @@
     j = j || {};
     var tiles = j.tiles || {}, limits = j.limits || {};
     var api = {
-      kinds: (j.kinds || []).map(function (k) { return typeof k === 'string' ? { name: k, description: '' } : { name: k.name, description: k.description || '' }; }),
+      kinds: (j.kinds || []).map(function (k) {
+        var d = j.kind_descriptions || {};
+        return typeof k === 'string' ? { name: k, description: d[k] || '' } : { name: k.name, description: k.description || d[k.name] || '' };
+      }),
       params: (j.parameters || []).map(normParam),
-      render: (j.render || []).map(normParam),
+      /* the picture options the page offers: quality belongs to the tile
+       * format the page picks (api.tileExt), ramps to URLs (docs/api.md) */
+      render: (j.render || []).filter(function (p) { return VIEWER_SKIPS.indexOf(p.name) < 0; }).map(normParam),
+      /* "webp" where the browser decodes WebP (viewer.js sets it), else "png" */
+      tileExt: 'png',
       minZoom: num(tiles.minzoom), maxZoom: num(tiles.maxzoom),
       worldSize: num(tiles.world_size), tileSize: num(tiles.tile_size),
       tileIndexMax: num(limits.tile_index_max),
@@ -176,7 +184,7 @@
   /* Leaflet's tile URL template ({r}: "@2x" on high-DPI screens). */
   function tileTemplate(api, state) {
     var q = fieldQuery(api, state).concat(renderQuery(api, state)).join('&');
-    return fieldBase(state) + '/{z}/{x}/{y}{r}.png' + (q ? '?' + q : '');
+    return fieldBase(state) + '/{z}/{x}/{y}{r}.' + (api.tileExt || 'png') + (q ? '?' + q : '');
   }
   function pointUrl(api, state, x, y) {
     return fieldBase(state) + '/point?' + ['x=' + encodeURIComponent(fmtNum(x)), 'y=' + encodeURIComponent(fmtNum(y))]

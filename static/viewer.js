@@ -76,10 +76,19 @@
   function notify(what) { document.dispatchEvent(new CustomEvent('noisetile:' + what)); }
 
   /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
-  function writeHash() {
+  /* A change of what is shown (field, picture, views: all but the view's
+   * place and the selected point) is a new history entry, so Back undoes
+   * it; moving the map, the point, t while it plays, and the page's own
+   * rewrites (replace) replace the entry. */
+  function settingsOf(h) {
+    return h.replace(/^#/, '').split('&').filter(function (p) { return !/^(z|x|y|px|py)=/.test(p); }).join('&');
+  }
+  function writeHash(replace) {
     var h = C.encodeHash(api, state);
     hashParts.forEach(function (f) { f().forEach(function (part) { h += (h.length > 1 ? '&' : '') + part; }); });
-    if (location.hash !== h) history.replaceState(null, '', h);
+    if (location.hash === h) return;
+    if (!replace && !playing && location.hash && settingsOf(location.hash) !== settingsOf(h)) history.pushState(null, '', h);
+    else history.replaceState(null, '', h);
   }
   var hashTimer = null;
   function scheduleHash() {
@@ -396,7 +405,9 @@
   /* ---- the map ---- */
   var map = null;
   var shownLayer = null, pendingLayer = null;
-  function minZoom() { return api.minZoom - ZOOM_OUT; }
+  /* the lowest zoom is -ZOOM_OUT: native tiles where the daemon has them
+   * (its tiles go below zoom 0), zoom-0 tiles scaled where it has not */
+  function minZoom() { return Math.min(api.minZoom, -ZOOM_OUT); }
   function maxZoom() { return api.maxZoom; }
 
   /* Tile indices are bounded (limits.tile_index_max of /api/kinds): far
@@ -454,6 +465,7 @@
     var url = tileTemplate();
     if (shownLayer && shownLayer._url === url) {
       if (pendingLayer) { map.removeLayer(pendingLayer); pendingLayer = null; }
+      hideFrame();
       return;
     }
     if (pendingLayer && pendingLayer._url === url) return;
@@ -466,6 +478,7 @@
       shownLayer = layer;
       pendingLayer = null;
       document.body.dataset.tiles = 'loaded';
+      hideFrame();
       if (playing) playNext();
     }
     layer.on('load', done);
@@ -654,11 +667,17 @@
     else if (grid) grid.redraw();
   }
 
-  /* ---- t animation: the next step is requested when the new tiles are in ---- */
+  /* ---- t animation ----
+   * With animate.js (window.noisetile.animator) each step of t is one
+   * low-resolution picture of the window (grid.png, a sample per 4 x 4
+   * pixels) over the map, the next asked for when it is shown, at most
+   * 25 a second; the tiles load for the t where playing stops. Without
+   * it, the next step is requested when the new tiles are in. */
   var playing = false, playTimer = null, lastStep = 0;
+  function animator() { return window.noisetile && window.noisetile.animator; }
   function playNext() {
     clearTimeout(playTimer);
-    var wait = Math.max(0, 80 - (Date.now() - lastStep));
+    var wait = Math.max(0, (animator() ? 40 : 80) - (Date.now() - lastStep));
     playTimer = setTimeout(function () {
       if (!playing) return;
       lastStep = Date.now();
@@ -668,7 +687,8 @@
       var r = parseParam(p, String(nt));
       if (!r.ok) { stopPlay(); return; }
       state.field.t = r.value;
-      changed();
+      var a = animator();
+      if (a) { syncControls(); scheduleHash(); a.show(playNext); } else changed();
     }, wait);
   }
   function togglePlay() { if (playing) stopPlay(); else startPlay(); }
@@ -680,7 +700,12 @@
     syncPlay();
     playNext();
   }
-  function stopPlay() { playing = false; clearTimeout(playTimer); syncPlay(); }
+  function stopPlay() {
+    playing = false; clearTimeout(playTimer); syncPlay();
+    /* the tiles of the last t; the picture goes when they are in */
+    if (animator()) changed();
+  }
+  function hideFrame() { var a = animator(); if (a && !playing) a.hide(); }
   function syncPlay() {
     var b = $('play');
     if (!b) return;
@@ -723,6 +748,9 @@
     var b = $('panel-toggle');
     b.setAttribute('aria-expanded', open ? 'true' : 'false');
     b.title = open ? 'Hide the panel (P)' : 'Show the panel (P)';
+    /* in compare mode the maps' widths follow the panel */
+    if (map) map.invalidateSize({ animate: false });
+    document.dispatchEvent(new CustomEvent('noisetile:layout'));
   }
   function copyLink() {
     writeHash();
@@ -753,6 +781,7 @@
   /* ---- start ---- */
   function start(j) {
     api = C.parseKinds(j);
+    api.tileExt = webpSupported() ? 'webp' : 'png';
     WORLD = api.worldSize;
     TILE_PX = api.tileSize;
     CRS = makeCrs();
@@ -798,7 +827,7 @@
       lastPoint = null;
       if (!state.point) { $('info').hidden = true; drawArrow(); }
       changed();
-      if (location.hash !== h) writeHash();
+      if (location.hash !== h) writeHash(true);
     });
     $('grid-toggle').addEventListener('change', function () { state.grid = this.checked; syncGrid(); scheduleHash(); });
     $('info-close').addEventListener('click', clearPoint);
@@ -807,7 +836,7 @@
     showZoom();
     changed();
     checkRange();
-    writeHash();
+    writeHash(true);
     document.body.dataset.ready = '1';
     notify('ready');
   }
@@ -824,8 +853,19 @@
     status('Could not load /api/kinds: ' + e.message, 'sticky');
   });
 
+  /* WebP tiles where the browser has WebP: a shaded tile is a tenth of
+   * its PNG (docs/api.md, "WebP tiles"). A canvas that can write WebP can
+   * read it; a browser that reads but cannot write it (older Safari) gets
+   * PNG, which is never wrong. */
+  function webpSupported() {
+    try {
+      return document.createElement('canvas').toDataURL('image/webp').indexOf('data:image/webp') === 0;
+    } catch (e) { return false; }
+  }
+
   /* for the browser test and the console */
   window.noisetile = {
+    tileExt: function () { return api ? api.tileExt : 'png'; },
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
     map: function () { return map; }, api: function () { return api; },
     fieldQuery: fieldQuery, renderQuery: renderQuery, status: status, scheduleHash: scheduleHash,

@@ -69,11 +69,15 @@ int plan_parse_field(const char *text, plan *p, char *err, size_t err_size)
         return -1;
     p->spec = qr.spec;
     p->opts = qr.render;
-    char field[512], rend[128];
+    char field[512], rend[QUERY_RENDER_CANONICAL_MAX];
     if (noise_spec_canonical(&p->spec, field, sizeof field) < 0 ||
         query_render_canonical(&p->opts, rend, sizeof rend) < 0)
         return -1;
-    snprintf(p->query, sizeof p->query, "%s&%s", field, rend);
+    int n = snprintf(p->query, sizeof p->query, "%s&%s", field, rend);
+    if (n < 0 || (size_t)n >= sizeof p->query) {
+        snprintf(err, err_size, "the field's parameters are too long for an export (a shorter ramp?)");
+        return -1;
+    }
     return 0;
 }
 

@@ -187,8 +187,8 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
                  char *err, size_t err_size)
 {
     query_result qr;
-    char tiles[1400], name[96];
-    const char *encoding = NULL;
+    char tiles[QUERY_RENDER_CANONICAL_MAX + 1400], name[96];
+    const char *encoding = NULL, *format = "png";
     if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
         /* numeric PNG tiles (raster-dem sources): the template keeps the
          * encoding and its height parameters */
@@ -207,28 +207,48 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
         int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
         if (rc != 0)
             return rc;
-        char field[512], rend[128];
+        char field[512], rend[QUERY_RENDER_CANONICAL_MAX], quality[24] = "";
         if (noise_spec_canonical(&qr.spec, field, sizeof field) < 0 ||
             query_render_canonical(&qr.render, rend, sizeof rend) < 0)
             return ERR_INTERNAL;
-        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s&%s", base_url,
-                 noise_kind_name(r->kind), r->seed, field, rend);
+        /* quality asks for WebP tiles: the template is .webp (with the
+         * quality when the tiles are lossy) */
+        if (qr.given[PARAM_QUALITY]) {
+            format = "webp";
+            if (!render_webp_lossless(&qr.render))
+                snprintf(quality, sizeof quality, "&quality=%d", (int)qr.value[PARAM_QUALITY]);
+        }
+        int n = snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.%s?%s&%s%s", base_url,
+                         noise_kind_name(r->kind), r->seed, format, field, rend, quality);
+        if (n < 0 || (size_t)n >= sizeof tiles)
+            return ERR_INTERNAL;
     }
     snprintf(name, sizeof name, "noisetile %s seed %" PRIu32, noise_kind_name(r->kind), r->seed);
-    /* The plane is infinite and has no geographic meaning: bounds are the
-     * whole TileJSON world (its default), the centre is the plane's origin
-     * (tile 0/0/0's top-left corner maps to -180, 85.05). */
+    /* The plane is infinite and has no geographic meaning. A Web-Mercator
+     * client reading this template as it is sees tile (z, x, y) as its own:
+     * the tiles cover its whole world (bounds: the world, i.e. plane
+     * [0, 16) x [0, 16) at zoom 0), and the plane's origin is the world's
+     * top-left corner (-180, 85.05), the centre given here. tileSize: the
+     * tiles are 256 px (MapLibre assumes 512 without it). The whole plane
+     * in clients: docs/clients/. */
     json_t *doc = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:[f,f,f,f],s:[f,f,i],s:s,s:{s:s,s:I,s:o,s:f,s:i}}",
+        "{s:s,s:s,s:s,s:s,s:s,s:[s],s:i,s:i,s:i,s:s,s:[f,f,f,f],s:[f,f,i],s:s,"
+        "s:{s:s,s:I,s:o,s:f,s:i,s:[f,f,f,f],s:s}}",
         "tilejson", "3.0.0", "name", name,
         "description", "Deterministic procedural noise on an infinite plane; "
                        "tile (z,x,y) covers 16/2^z plane units from (x,y)*16/2^z, y downwards.",
         "version", "1.0.0", "scheme", "xyz", "tiles", tiles, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "tileSize", 256, "format", format,
         "bounds", -180.0, -85.05112877980659, 180.0, 85.05112877980659,
-        "center", 0.0, 0.0, 2,
+        "center", -180.0, 85.05112877980659, 2,
         "attribution", "noisetile",
         "noisetile", "kind", noise_kind_name(r->kind), "seed", (json_int_t)r->seed,
-        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256);
+        "params", params_object(&qr.spec), "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
+        "plane_bounds", 0.0, 0.0, RENDER_WORLD_SIZE, RENDER_WORLD_SIZE,
+        "clients", "the tiles of a Web-Mercator world cover plane [0, 16) x [0, 16); the whole "
+                   "plane in Leaflet, OpenLayers and MapLibre: docs/clients/ (plane tile (z, x, y) "
+                   "= Web-Mercator tile (z + 1, x + 2^z, y + 2^z) puts the origin at the world's "
+                   "centre)");
     /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
     if (doc != NULL && encoding != NULL &&
         json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {
@@ -305,6 +325,59 @@ static json_t *rows_json(unsigned int routes)
     return a;
 }
 
+json_t *api_tms_document(void)
+{
+    json_t *matrices = json_array();
+    for (int z = 0; matrices != NULL && z <= ROUTE_MAX_Z; z++) {
+        double cell = RENDER_WORLD_SIZE / 256.0 / ldexp(1.0, z);
+        double origin = -2147483648.0 * RENDER_WORLD_SIZE / ldexp(1.0, z);
+        char id[12];
+        snprintf(id, sizeof id, "%d", z);
+        if (json_array_append_new(
+                matrices,
+                json_pack("{s:s,s:f,s:f,s:s,s:[f,f],s:i,s:i,s:I,s:I}", "id", id,
+                          /* the standard's 0.28 mm pixel, one plane unit a metre */
+                          "scaleDenominator", cell / 0.00028, "cellSize", cell, "cornerOfOrigin",
+                          "topLeft", "pointOfOrigin", origin, origin, "tileWidth", 256, "tileHeight",
+                          256, "matrixWidth", (json_int_t)4294967296LL, "matrixHeight",
+                          (json_int_t)4294967296LL)) != 0) {
+            json_decref(matrices);
+            matrices = NULL;
+        }
+    }
+    if (matrices == NULL)
+        return NULL;
+    return json_pack(
+        "{s:s,s:s,s:s,s:{s:s},s:[s,s],s:o,s:{s:s,s:s}}", "id", "NoisetilePlane", "title",
+        "noisetile's infinite plane", "description",
+        "The daemon's tiles: tile (z, x, y) covers 16/2^z plane units from (x, y) * 16/2^z, y "
+        "downwards, x and y any int32. A tile matrix counts from 0, so TileCol = x + 2147483648 and "
+        "TileRow = y + 2147483648; clients with their own grids (OpenLayers, Leaflet) use the "
+        "origin (0, 0) and negative tiles directly (docs/clients/).",
+        "crs", "wkt",
+        "ENGCRS[\"noisetile plane\",EDATUM[\"noisetile\"],CS[Cartesian,2],"
+        "AXIS[\"x\",east,ORDER[1],LENGTHUNIT[\"plane unit\",1]],"
+        "AXIS[\"y\",south,ORDER[2],LENGTHUNIT[\"plane unit\",1]]]",
+        "orderedAxes", "x", "y", "tileMatrices", matrices, "noisetile", "tile_url",
+        "/{kind}/{seed}/{z}/{x}/{y}.png with x = TileCol - 2147483648, y = TileRow - 2147483648",
+        "tilejson", "/{kind}/{seed}/tile.json");
+}
+
+/* One line per kind for the viewer's kind buttons (docs/field.md has the
+ * whole definitions). */
+static const char *kind_description(noise_kind k)
+{
+    switch (k) {
+    case NOISE_VALUE: return "Value noise: a random height at each lattice point, blended smoothly; soft, blobby hills.";
+    case NOISE_PERLIN: return "Perlin gradient noise on the square lattice (as Islands builds it): the classic terrain look.";
+    case NOISE_SIMPLEX: return "Simplex noise on a triangular lattice: no square grid artefacts, cheaper in 3D.";
+    case NOISE_IMPROVED: return "Ken Perlin's 2002 Improved Noise, bit for bit his Java reference at seed 0; repeats every 256 cells.";
+    case NOISE_CELLULAR: return "Worley cellular noise: distances to jittered feature points; cells, cracks and stones.";
+    case NOISE_CLASSIC: return "The C perlin(x, y) of Wikipedia's Perlin noise article: 2D, its own hash and gradients.";
+    default: return "";
+    }
+}
+
 json_t *api_kinds_document(void)
 {
     json_t *doc = json_object(), *kinds = json_array(), *palettes = json_array();
@@ -313,8 +386,14 @@ json_t *api_kinds_document(void)
     json_object_set_new(doc, "kinds", kinds);
     json_object_set_new(doc, "parameters", rows_json(PARAMS_FIELD));
     json_object_set_new(doc, "palettes", palettes);
-    for (int k = 0; k < NOISE_KIND_COUNT; k++)
+    json_t *descriptions = json_object();
+    for (int k = 0; k < NOISE_KIND_COUNT; k++) {
         json_array_append_new(kinds, json_string(noise_kind_name((noise_kind)k)));
+        json_object_set_new(descriptions, noise_kind_name((noise_kind)k),
+                            json_string(kind_description((noise_kind)k)));
+    }
+    /* kinds stays a list of names; the one-line descriptions beside it */
+    json_object_set_new(doc, "kind_descriptions", descriptions);
     const char *const *pal = render_palette_names();
     for (size_t i = 0; pal[i] != NULL; i++)
         json_array_append_new(palettes, json_string(pal[i]));
@@ -324,7 +403,7 @@ json_t *api_kinds_document(void)
     json_object_set_new(doc, "stats", rows_json(PARAMS_STATS));
     json_object_set_new(doc, "tiles", json_pack(
         "{s:f,s:i,s:i,s:i,s:i,s:s,s:s}", "world_size", RENDER_WORLD_SIZE, "tile_size", 256,
-        "tile_size_2x", 512, "minzoom", 0, "maxzoom", ROUTE_MAX_Z,
+        "tile_size_2x", 512, "minzoom", ROUTE_MIN_Z, "maxzoom", ROUTE_MAX_Z,
         "url", "/{kind}/{seed}/{z}/{x}/{y}.png", "url_2x", "/{kind}/{seed}/{z}/{x}/{y}@2x.png"));
     json_object_set_new(doc, "npy", rows_json(PARAMS_NPY));
     json_object_set_new(doc, "encoding", rows_json(PARAMS_ENCODING));

@@ -35,4 +35,10 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
 /* The body of GET /api/kinds as a new JSON object (caller decrefs). */
 json_t *api_kinds_document(void);
 
+/* The body of GET /api/tilematrixset.json: the plane's tile grid as an
+ * OGC Two Dimensional Tile Matrix Set (2.0, JSON encoding), zooms 0..30;
+ * TileCol = x + 2^31 and TileRow = y + 2^31 (a matrix counts from 0), the
+ * point of origin the top-left corner of tile (z, -2^31, -2^31). */
+json_t *api_tms_document(void);
+
 #endif

@@ -14,11 +14,14 @@
 #include "service/cost.h"
 #include "service/heightsreq.h"
 #include "tiles/render.h"
+#include "tiles/webpenc.h"
 
 field_ask fieldreq_ask(const route *r, const query_args *q)
 {
     switch (r->id) {
     case ROUTE_TILE:
+        if (r->ext == ROUTE_EXT_WEBP)
+            return FIELD_ASK_PICTURE_TILE;
         return heightsreq_is_numeric_tile(r->ext, q) ? FIELD_ASK_NUMERIC_TILE
                                                      : FIELD_ASK_PICTURE_TILE;
     case ROUTE_GRID: return FIELD_ASK_GRID;
@@ -41,7 +44,7 @@ int tile_canonical(const route *r, const noise_spec *spec, const render_opts *op
                    size_t buf_size)
 {
     atomic_fetch_add_explicit(&tile_key_calls, 1, memory_order_relaxed);
-    char field[512], rend[128];
+    char field[512], rend[QUERY_RENDER_CANONICAL_MAX];
     if (noise_spec_canonical(spec, field, sizeof field) < 0 ||
         query_render_canonical(opts, rend, sizeof rend) < 0)
         return -1;
@@ -50,10 +53,42 @@ int tile_canonical(const route *r, const noise_spec *spec, const render_opts *op
     return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
 }
 
+int tile_canonical_webp(const route *r, const noise_spec *spec, const render_opts *opts,
+                        int quality, char *buf, size_t buf_size)
+{
+    int n = tile_canonical(r, spec, opts, buf, buf_size);
+    if (n < 0)
+        return -1;
+    /* "...@1x.webp?...": the format in the path part, so that the key
+     * (and tile_content_type) tells a WebP tile from the PNG of the same
+     * picture; lossless tiles have no quality */
+    char *q = strchr(buf, '?');
+    size_t tail = strlen(q);
+    if ((size_t)n + 5 + 16 >= buf_size)
+        return -1;
+    memmove(q + 5, q, tail + 1);
+    memcpy(q, ".webp", 5);
+    n += 5;
+    if (!render_webp_lossless(opts))
+        n += snprintf(buf + n, buf_size - (size_t)n, "&quality=%d", quality);
+    return n;
+}
+
+const char *tile_content_type(const char *key)
+{
+    const char *q = strchr(key, '?');
+    return q != NULL && q - key >= 5 && memcmp(q - 5, ".webp", 5) == 0 ? "image/webp" : "image/png";
+}
+
 void tile_etag(const char *canonical, char *buf, size_t buf_size)
 {
-    char versions[48];
-    snprintf(versions, sizeof versions, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
+    char versions[64];
+    /* a WebP tile's bytes also depend on libwebp's encoder */
+    if (strcmp(tile_content_type(canonical), "image/webp") == 0)
+        snprintf(versions, sizeof versions, "#noise%d#render%d#webp%d-%06x", NOISE_VERSION,
+                 RENDER_VERSION, RENDER_WEBP_VERSION, (unsigned)webpenc_version());
+    else
+        snprintf(versions, sizeof versions, "#noise%d#render%d", NOISE_VERSION, RENDER_VERSION);
     etag_of(canonical, versions, buf, buf_size);
 }
 
@@ -86,8 +121,18 @@ static int build_picture_tile(field_request *fr, const query_args *q, char *err,
     int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &fr->q, err, err_size);
     if (rc != 0)
         return rc;
-    if (tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key) < 0)
-        return key_too_long(err, err_size);
+    if (r->ext == ROUTE_EXT_WEBP) {
+        if (tile_canonical_webp(r, &fr->q.spec, &fr->q.render, (int)fr->q.value[PARAM_QUALITY],
+                                fr->key, sizeof fr->key) < 0)
+            return key_too_long(err, err_size);
+    } else {
+        if (fr->q.given[PARAM_QUALITY]) {
+            snprintf(err, err_size, "quality applies only to .webp tiles, not .png (PNG is lossless)");
+            return ERR_BAD_REQUEST;
+        }
+        if (tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key) < 0)
+            return key_too_long(err, err_size);
+    }
     tile_etag(fr->key, fr->etag, sizeof fr->etag);
     int px = 256 * r->scale, shade = fr->q.render.shade;
     fr->samples = (uint64_t)px * (uint64_t)px;

@@ -28,7 +28,7 @@ typedef enum {
 } field_ask;
 
 /* The longest cache key (tiles) or ETag text (grids). */
-#define FIELDREQ_KEY_MAX 1400
+#define FIELDREQ_KEY_MAX 3072
 
 typedef struct {
     field_ask ask;
@@ -78,6 +78,12 @@ int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size);
  * Returns the length, or -1 if buf is too small. */
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts,
                    char *buf, size_t buf_size);
+/* The same for a .webp tile: "perlin/7/3/-1/2@1x.webp?<...>" and, for a
+ * lossy tile (render_webp_lossless), "&quality=Q". */
+int tile_canonical_webp(const route *r, const noise_spec *spec, const render_opts *opts,
+                        int quality, char *buf, size_t buf_size);
+/* The Content-Type of a picture tile's key: "image/webp" or "image/png". */
+const char *tile_content_type(const char *key);
 
 /* The quoted strong ETag (base/etag.h) of a key text (tiles and grids) and
  * the noise and render versions. buf must hold ETAG_SIZE bytes. */

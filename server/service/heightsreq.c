@@ -16,11 +16,13 @@
 
 const char *heightsreq_ext_name(route_ext ext)
 {
-    return ext == ROUTE_EXT_NPY ? "npy" : ext == ROUTE_EXT_R16 ? "r16" : "png";
+    return ext == ROUTE_EXT_NPY ? "npy" : ext == ROUTE_EXT_R16 ? "r16" : ext == ROUTE_EXT_WEBP ? "webp" : "png";
 }
 
 int heightsreq_is_numeric_tile(route_ext ext, const query_args *q)
 {
+    if (ext == ROUTE_EXT_WEBP)
+        return 0; /* .webp is always a picture */
     if (ext != ROUTE_EXT_PNG)
         return 1;
     for (size_t i = 0; i < q->n; i++)
@@ -56,9 +58,14 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
                  heightsreq_ext_name(ext));
         return ERR_BAD_REQUEST;
     }
+    if (arg(q, "quality") != NULL) {
+        snprintf(err, err_size, "quality applies only to .webp tiles, not .%s%s",
+                 is_grid ? "png grids" : heightsreq_ext_name(ext), is_grid ? "" : " tiles");
+        return ERR_BAD_REQUEST;
+    }
     if (encoding != NULL) {
-        static const char *const drawing[] = {"palette", "shade", "zero"};
-        for (int k = 0; k < 3; k++)
+        static const char *const drawing[] = {"palette", "shade", "zero", "ramp"};
+        for (int k = 0; k < 4; k++)
             if (arg(q, drawing[k]) != NULL) {
                 char b[24];
                 snprintf(err, err_size,
@@ -112,7 +119,7 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
 
 int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t buf_size)
 {
-    char field[512], window[160] = "", form[128];
+    char field[512], window[160] = "", form[QUERY_RENDER_CANONICAL_MAX + 8];
     if (noise_spec_canonical(&r->spec, field, sizeof field) < 0)
         return -1;
     if (is_grid) {
@@ -124,7 +131,7 @@ int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t b
                  r->width, r->height);
     }
     if (r->picture) {
-        char rend[96];
+        char rend[QUERY_RENDER_CANONICAL_MAX];
         if (query_render_canonical(&r->render, rend, sizeof rend) < 0)
             return -1;
         snprintf(form, sizeof form, "&%s", rend);

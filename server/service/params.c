@@ -9,7 +9,9 @@
 
 #include "base/daemon_limits.h"
 #include "heights/heights.h"
+#include "tiles/ramp.h"
 #include "tiles/render.h"
+#include "tiles/webpenc.h"
 
 /* The daemon's own rows; palette's choices come from render.h. */
 static const param_row own[PARAM_COUNT] = {
@@ -61,6 +63,20 @@ static const param_row own[PARAM_COUNT] = {
                               "metres at value 0 (terrarium, mapbox)", -HEIGHTS_MAX_OFFSET,
                               HEIGHTS_MAX_OFFSET, 0, 0, 0, 0, NULL, NULL, 0},
                              PARAMS_ENCODING, 0, 0, PARAM_HEIGHT_OFFSET},
+    [PARAM_QUALITY] = {{"quality", NOISE_PARAM_INTEGER,
+                        ".webp tiles: lossy quality of shaded tiles (unshaded ones are lossless); "
+                        "not for .png",
+                        WEBPENC_MIN_QUALITY, WEBPENC_MAX_QUALITY, 0, 0, 0, WEBPENC_DEFAULT_QUALITY, NULL,
+                        NULL, 0},
+                       PARAMS_RENDER, 0, 0, PARAM_QUALITY},
+    /* a name from ramp.h or a JSON list of stops: parsed by ramp_parse
+     * (query.c), its choices are the names */
+    [PARAM_RAMP] = {{"ramp", NOISE_PARAM_ENUM,
+                     "colour ramp instead of the palette: a name, or a JSON list of 2..32 stops "
+                     "[[value, colour], ...], value in [-1, 1] non-decreasing, colour \"#rrggbb\" "
+                     "or [r, g, b]",
+                     0, 0, 0, 0, 1, 0, NULL, NULL, 0},
+                    PARAMS_RENDER, 0, 0, PARAM_RAMP},
 };
 
 size_t params_count(void)
@@ -87,6 +103,8 @@ param_row params_row(size_t i)
         r.p.choices = render_palette_names();
     if (r.id == PARAM_ENCODING)
         r.p.choices = heights_encoding_names();
+    if (r.id == PARAM_RAMP)
+        r.p.choices = ramp_names();
     return r;
 }
 
@@ -127,7 +145,10 @@ void params_range_text(const param_row *r, char *buf, size_t buf_size)
 {
     const noise_param *p = &r->p;
     char lo[32], hi[32];
-    if (r->flag) {
+    if (r->id == PARAM_RAMP) {
+        snprintf(buf, buf_size, "a name (heat, ice, diverging, bands) or a JSON list of 2..%d stops "
+                 "[[value, colour], ...]", RENDER_RAMP_MAX_STOPS);
+    } else if (r->flag) {
         snprintf(buf, buf_size, "0 or 1");
     } else if (p->type == NOISE_PARAM_ENUM) {
         size_t used = (size_t)snprintf(buf, buf_size, "one of ");

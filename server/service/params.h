@@ -29,6 +29,8 @@ typedef enum {
     PARAM_PALETTE = 0,
     PARAM_SHADE,
     PARAM_ZERO,
+    PARAM_QUALITY,
+    PARAM_RAMP,
     PARAM_X,
     PARAM_Y,
     PARAM_STEP,

@@ -1,6 +1,8 @@
 /* query.c: query-string parameters -> field spec, render options, point. */
 #include "service/query.h"
 
+#include "tiles/ramp.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -241,6 +243,13 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
             snprintf(err, err_size, "parameter '%s' given twice", r.p.name);
             return ERR_BAD_REQUEST;
         }
+        if (r.id == PARAM_RAMP) {
+            /* a name or a JSON list of stops, into the render options */
+            if (ramp_parse(v, &out->render.ramp, err, err_size) != 0)
+                return ERR_BAD_REQUEST;
+            out->given[r.id] = 1;
+            continue;
+        }
         int rc = parse_own(&r, v, &out->value[r.id], err, err_size);
         double side;
         if (rc != 0 && (r.id == PARAM_WIDTH || r.id == PARAM_HEIGHT) &&
@@ -274,6 +283,10 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
                 if (r.p.default_choice != NULL && strcmp(r.p.choices[k], r.p.default_choice) == 0)
                     out->value[id] = (double)k;
     }
+    if (out->given[PARAM_RAMP] && out->given[PARAM_PALETTE]) {
+        snprintf(err, err_size, "give palette or ramp, not both (a ramp replaces the palette)");
+        return ERR_BAD_REQUEST;
+    }
     out->render.palette = (render_palette)(int)out->value[PARAM_PALETTE];
     out->render.shade = out->value[PARAM_SHADE] != 0;
     out->render.zero = out->value[PARAM_ZERO] != 0;
@@ -306,7 +319,26 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
 int query_render_canonical(const render_opts *opts, char *buf, size_t buf_size)
 {
     const char *const *names = render_palette_names();
-    int n = snprintf(buf, buf_size, "palette=%s&shade=%d&zero=%d", names[opts->palette],
+    int n;
+    if (opts->ramp.n > 0) {
+        /* the ramp's canonical text, percent-encoded where a URL needs it
+         * (this text is also a TileJSON template's query) */
+        char ramp[RAMP_CANONICAL_MAX], enc[3 * RAMP_CANONICAL_MAX];
+        if (ramp_canonical(&opts->ramp, ramp, sizeof ramp) < 0)
+            return -1;
+        size_t o = 0;
+        for (const char *c = ramp; *c != '\0'; c++) {
+            if (strchr("[]\",#", *c) != NULL)
+                o += (size_t)snprintf(enc + o, sizeof enc - o, "%%%02X", (unsigned char)*c);
+            else
+                enc[o++] = *c;
+        }
+        enc[o] = '\0';
+        n = snprintf(buf, buf_size, "ramp=%s&shade=%d&zero=%d", enc, opts->shade ? 1 : 0,
+                     opts->zero ? 1 : 0);
+    } else {
+        n = snprintf(buf, buf_size, "palette=%s&shade=%d&zero=%d", names[opts->palette],
                      opts->shade ? 1 : 0, opts->zero ? 1 : 0);
+    }
     return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
 }

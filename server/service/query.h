@@ -92,8 +92,12 @@ int query_parse(const query_args *args, noise_kind kind, uint32_t seed, int flag
  * fieldreq_key_calls, it shows a request parsed and keyed once). */
 unsigned long query_parse_calls(void);
 
-/* The canonical text of the render options: "palette=gray&shade=0&zero=0".
- * Returns the length or -1 if buf is too small. */
+/* The canonical text of the render options: "palette=gray&shade=0&zero=0",
+ * or with a ramp "ramp=<ramp_canonical, percent-encoded>&shade=0&zero=0"
+ * (without a ramp the text is as before ramps existed, so keys and ETags
+ * of palette tiles did not change). At most QUERY_RENDER_CANONICAL_MAX
+ * bytes with the NUL. Returns the length or -1 if buf is too small. */
+#define QUERY_RENDER_CANONICAL_MAX 2048
 int query_render_canonical(const render_opts *opts, char *buf, size_t buf_size);
 
 /* Strict finite decimal number: optional sign, digits with an optional '.'

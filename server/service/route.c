@@ -104,6 +104,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     if (strcmp(path, "/metrics") == 0) { out->id = ROUTE_METRICS; return 0; }
     if (strcmp(path, "/openapi.json") == 0) { out->id = ROUTE_OPENAPI; return 0; }
     if (strcmp(path, "/api/kinds") == 0) { out->id = ROUTE_KINDS; return 0; }
+    if (strcmp(path, "/api/tilematrixset.json") == 0) { out->id = ROUTE_TMS; return 0; }
     if (path[0] != '/')
         return 0;
 
@@ -139,6 +140,8 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
             out->ext = ROUTE_EXT_NPY, ext_len = 4;
         else if (l >= 4 && memcmp(last + l - 4, ".r16", 4) == 0)
             out->ext = ROUTE_EXT_R16, ext_len = 4;
+        else if (n == 5 && l >= 5 && memcmp(last + l - 5, ".webp", 5) == 0)
+            out->ext = ROUTE_EXT_WEBP, ext_len = 5; /* tiles only: grids stay numbers or PNG */
     }
     if (deep) {
         id = ROUTE_STATIC;
@@ -190,12 +193,12 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     out->seed = (uint32_t)v;
 
     if (id == ROUTE_TILE) {
-        if (route_parse_int(seg[2], len[2], 0, ROUTE_MAX_Z, &v) != 0)
-            return bad_number("z", "0..30", seg[2], len[2], err, err_size);
+        if (route_parse_int(seg[2], len[2], ROUTE_MIN_Z, ROUTE_MAX_Z, &v) != 0)
+            return bad_number("z", "-2..30", seg[2], len[2], err, err_size);
         out->z = (int)v;
         if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
             return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
-        size_t ylen = len[4] - ext_len; /* without ".png", ".npy", ".r16" */
+        size_t ylen = len[4] - ext_len; /* without ".png", ".webp", ".npy", ".r16" */
         const char *at = memchr(seg[4], '@', ylen);
         if (at != NULL) {
             size_t slen = ylen - (size_t)(at - seg[4]);

@@ -49,6 +49,7 @@ typedef enum {
     XX(HEALTHZ, "healthz", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_healthz)                  \
     XX(METRICS, "metrics", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_metrics)                  \
     XX(OPENAPI, "openapi", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_openapi)                  \
+    XX(TMS, "tilematrixset", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_tms)                    \
     XX(STATIC, "static", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_static)
 
 typedef enum {
@@ -59,24 +60,29 @@ typedef enum {
 } route_id;
 
 /* The file type a tile or grid path ends in. */
-typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16 } route_ext;
+typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16, ROUTE_EXT_WEBP } route_ext;
 
 typedef struct {
     route_id id;
     noise_kind kind;  /* field routes */
     uint32_t seed;    /* field routes */
-    int z;            /* tiles: 0..30 */
+    int z;            /* tiles: ROUTE_MIN_Z..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
-    route_ext ext;    /* tiles and grids: .png, .npy or .r16 */
+    route_ext ext;    /* tiles and grids: .png, .npy or .r16; tiles also .webp */
 } route;
 
 #define ROUTE_MAX_Z 30
+/* Tiles below zoom 0 show a coarser view directly (a zoom -2 tile covers
+ * 64 plane units, 4 x 4 zoom-0 tiles): a zoomed-out map asks for a
+ * screenful of them rather than 16 zoom-0 tiles each shrunk to 64 px.
+ * Web-Mercator clients (TileJSON, the TMS) keep 0..30. */
+#define ROUTE_MIN_Z (-2)
 
 /* The URL forms of a field, as messages name them to a user whose URL has
  * none of these shapes. */
 #define ROUTE_FIELD_FORMS                                                               \
-    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.npy, .r16 too), " \
+    "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.webp, .npy, .r16 too), " \
     "/{kind}/{seed}/grid.{npy,r16,png}?x=..&y=..&step=..&width=..&height=.., "           \
     "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
     "/{kind}/{seed}/stats"

@@ -30,7 +30,7 @@ struct service {
     config cfg;
     metrics *metrics;
     tile_service *tiles;
-    document kinds, healthz, openapi;
+    document kinds, healthz, openapi, tms;
     char fallback_base[128];
 };
 
@@ -60,7 +60,8 @@ service *service_create(const config *cfg, char *err, size_t err_size)
         goto fail;
     if (document_build(&s->kinds, api_kinds_document()) != 0 ||
         document_build(&s->healthz, json_pack("{s:s}", "status", "ok")) != 0 ||
-        document_build(&s->openapi, openapi_document()) != 0)
+        document_build(&s->openapi, openapi_document()) != 0 ||
+        document_build(&s->tms, api_tms_document()) != 0)
         goto fail;
     return s;
 fail:
@@ -79,6 +80,8 @@ void service_destroy(service *s)
     free(s->kinds.gz);
     free(s->healthz.gz);
     free(s->openapi.gz);
+    free(s->tms.text);
+    free(s->tms.gz);
     tile_service_destroy(s->tiles);
     metrics_destroy(s->metrics);
     free(s);
@@ -327,6 +330,14 @@ static int handle_openapi(service *s, const service_request *rq, reply *out, cha
     (void)err;
     (void)err_size;
     return document_reply(rq, &s->openapi, "no-cache", out);
+}
+
+static int handle_tms(service *s, const service_request *rq, reply *out, char *err,
+                      size_t err_size)
+{
+    (void)err;
+    (void)err_size;
+    return document_reply(rq, &s->tms, "no-cache", out);
 }
 
 static int handle_metrics(service *s, const service_request *rq, reply *out, char *err,

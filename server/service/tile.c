@@ -107,8 +107,10 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     size_t size = 0;
     double t0 = monotime_s();
     if (fr->ask == FIELD_ASK_PICTURE_TILE) {
-        int rc = render_tile_png(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
-                                 &fr->q.render, &bytes, &size);
+        int webp = fr->r.ext == ROUTE_EXT_WEBP;
+        int rc = render_tile(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
+                             &fr->q.render, webp ? RENDER_WEBP : RENDER_PNG,
+                             webp ? (int)fr->q.value[PARAM_QUALITY] : 0, &bytes, &size);
         if (rc != 0)
             return rc;
     } else if (grid_render(&fr->g, &bytes, &size) != 0) {
@@ -157,12 +159,13 @@ cache *tile_service_cache(tile_service *t) { return t->cache; }
  * a picture tile found through the memo). A matching If-None-Match gets
  * status 304 with the same headers: the connection layer then sends them
  * (with the 200's Content-Length) and no body, and keeps the connection. */
-static int entry_reply(const field_request *fr, cache_entry *e, const char *inm,
+static int entry_reply(const field_request *fr, const char *key, cache_entry *e, const char *inm,
                        const char *etag, reply *out)
 {
     int numbers = fr != NULL && fr->ask == FIELD_ASK_NUMERIC_TILE;
     out->status = etag_matches(inm, etag) ? 304 : 200;
-    out->content_type = numbers ? NULL : "image/png"; /* numbers: heightsreq_headers */
+    /* numbers: heightsreq_headers; pictures: PNG or WebP, as the key says */
+    out->content_type = numbers ? NULL : tile_content_type(key);
     out->cache_control = TILE_CACHE_CONTROL;
     out->body_kind = REPLY_ENTRY;
     out->entry = e;
@@ -185,7 +188,7 @@ int tile_memo_lookup(tile_service *t, const char *target, const char *inm, reply
     uint64_t h = memo_hash(target, tlen);
     if (!memo_get(t, target, tlen, h, key, etag) || cache_lookup(t->cache, key, &e) != 0)
         return 0;
-    int rc = entry_reply(NULL, e, inm, etag, out);
+    int rc = entry_reply(NULL, key, e, inm, etag, out);
     return rc != 0 ? rc : 1;
 }
 
@@ -198,7 +201,7 @@ int tile_lookup(tile_service *t, const field_request *fr, const char *target, co
     size_t tlen = target != NULL ? strlen(target) : 0;
     if (fr->ask == FIELD_ASK_PICTURE_TILE && target != NULL && tlen < MEMO_TARGET_MAX)
         memo_put(t, target, tlen, memo_hash(target, tlen), fr->key, fr->etag);
-    int rc = entry_reply(fr, e, inm, fr->etag, out);
+    int rc = entry_reply(fr, fr->key, e, inm, fr->etag, out);
     return rc != 0 ? rc : 1;
 }
 
@@ -214,5 +217,5 @@ int tile_answer(tile_service *t, const field_request *fr, const char *inm, reply
         snprintf(err, err_size, "tile rendering failed: %s", errors_strerror(rc));
         return ERR_INTERNAL;
     }
-    return entry_reply(fr, e, inm, fr->etag, out);
+    return entry_reply(fr, fr->key, e, inm, fr->etag, out);
 }

@@ -43,6 +43,7 @@
 
 #include "base/failalloc.h"
 #include "tiles/pngenc.h"
+#include "tiles/webpenc.h"
 #include "base/scratch.h"
 
 #define N_LEVELS 255        /* value levels of the indexed palettes */
@@ -73,10 +74,7 @@ int render_palette_from_name(const char *name, render_palette *out)
 
 /* ---- colours ---- */
 
-typedef struct {
-    double at;
-    unsigned char rgb[3];
-} stop;
+typedef render_stop stop;
 
 /* Terrain: deep sea dark blue, lighter toward the coast; a sharp step at 0
  * from pale shallow water to sand makes the coastline; then grass, forest,
@@ -172,6 +170,26 @@ static void build_plte(render_palette palette, unsigned char plte[768])
     memcpy(plte + 3 * ZERO_INDEX, zero_rgb, 3);
 }
 
+/* The level colours of the options: the ramp's when it has one (a ramp
+ * picture is quantised to the same 255 levels as the palettes, so it has
+ * the palettes' one-byte-per-pixel tiles), else the palette's. */
+static void build_table(const render_opts *o, unsigned char plte[768])
+{
+    if (o->ramp.n > 0) {
+        for (int k = 0; k < N_LEVELS; k++)
+            interpolate(o->ramp.stops, (size_t)o->ramp.n, level_center(k), plte + 3 * k);
+        memcpy(plte + 3 * ZERO_INDEX, zero_rgb, 3);
+    } else {
+        build_plte(o->palette, plte);
+    }
+}
+
+/* Gray pictures are grey levels, not a level table: only without a ramp. */
+static int is_gray(const render_opts *o)
+{
+    return o->palette == RENDER_GRAY && o->ramp.n == 0;
+}
+
 /* ---- pictures of any window, row by row ---- */
 
 void render_colors_init(render_colors *c, const render_opts *opts, double frequency)
@@ -179,8 +197,8 @@ void render_colors_init(render_colors *c, const render_opts *opts, double freque
     assert((int)opts->palette >= 0 && opts->palette < RENDER_PALETTE_COUNT);
     c->opts = *opts;
     c->inv_frequency = 1.0 / frequency;
-    if (opts->palette != RENDER_GRAY)
-        build_plte(opts->palette, c->table);
+    if (!is_gray(opts))
+        build_table(opts, c->table);
 }
 
 static double shade_factor(double gx, double gy, double inv_frequency);
@@ -199,7 +217,7 @@ void render_color_row(const render_colors *c, int width, const float *values, co
                 continue;
             }
         }
-        if (o->palette == RENDER_GRAY) {
+        if (is_gray(o)) {
             int g = gray_level(values[i]);
             unsigned char v = o->shade ? scale_channel(g, shade_factor(grads[2 * i], grads[2 * i + 1],
                                                                        c->inv_frequency))
@@ -258,12 +276,35 @@ static unsigned char scale_channel(int c, double f)
     return (unsigned char)(t >= 255.0 ? 255 : (int)t);
 }
 
+int render_webp_lossless(const render_opts *opts)
+{
+    return !opts || !opts->shade;
+}
+
 int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                     const render_opts *opts, unsigned char **out_png, size_t *out_size)
 {
-    static const render_opts defaults = {RENDER_GRAY, 0, 0};
+    return render_tile(spec, z, x, y, px, opts, RENDER_PNG, 0, out_png, out_size);
+}
+
+/* The tile's pixels as RGB for the WebP encoder (it takes RGB only). */
+static void expand_rgb(const unsigned char *pixels, size_t n_px, pngenc_format format,
+                       const unsigned char *plte, unsigned char *rgb)
+{
+    for (size_t p = 0; p < n_px; p++) {
+        if (format == PNGENC_GRAY)
+            rgb[3 * p] = rgb[3 * p + 1] = rgb[3 * p + 2] = pixels[p];
+        else
+            memcpy(rgb + 3 * p, plte + 3 * (size_t)pixels[p], 3);
+    }
+}
+
+int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, const render_opts *opts,
+                render_format out_format, int quality, unsigned char **out_png, size_t *out_size)
+{
+    static const render_opts defaults = {.palette = RENDER_GRAY};
     assert(spec && out_png && out_size);
-    assert(px >= 1 && px <= 4096 && z >= 0 && z <= 1000);
+    assert(px >= 1 && px <= 4096 && z >= -64 && z <= 1000);
     *out_png = NULL;
     *out_size = 0;
     if (!opts)
@@ -297,8 +338,8 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
         format = PNGENC_RGB;
         double inv_frequency = 1.0 / spec->frequency;
         unsigned char table[3 * 256];
-        if (opts->palette != RENDER_GRAY)
-            build_plte(opts->palette, table);
+        if (!is_gray(opts))
+            build_table(opts, table);
         for (int j = 0; j < px; j++) {
             unsigned char *row = pixels + (size_t)j * 3 * px;
             for (int i = 0; i < px; i++) {
@@ -309,7 +350,7 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                     continue;
                 }
                 double f = shade_factor(grads[2 * g], grads[2 * g + 1], inv_frequency);
-                if (opts->palette == RENDER_GRAY) {
+                if (is_gray(opts)) {
                     unsigned char c = scale_channel(gray_level(values[g]), f);
                     out[0] = out[1] = out[2] = c;
                 } else {
@@ -319,13 +360,13 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                 }
             }
         }
-    } else if (opts->palette == RENDER_GRAY && !extra) {
+    } else if (is_gray(opts) && !extra) {
         format = PNGENC_GRAY;
         for (size_t p = 0; p < n_px; p++)
             pixels[p] = (unsigned char)gray_level(values[p]);
     } else {
         format = PNGENC_INDEXED;
-        build_plte(opts->palette, plte);
+        build_table(opts, plte);
         for (int j = 0; j < px; j++) {
             unsigned char *row = pixels + (size_t)j * px;
             const float *vrow = values + (size_t)j * gw;
@@ -338,6 +379,24 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
         }
     }
 
+    if (out_format == RENDER_WEBP) {
+        int q = render_webp_lossless(opts) ? WEBPENC_LOSSLESS
+                : quality == 0                ? WEBPENC_DEFAULT_QUALITY
+                                              : quality;
+        if (format == PNGENC_RGB) {
+            rc = webpenc_encode(pixels, px, px, (size_t)px * 3, q, out_png, out_size);
+        } else {
+            unsigned char *rgb = failalloc_malloc(n_px * 3);
+            if (!rgb)
+                goto done;
+            expand_rgb(pixels, n_px, format, plte, rgb);
+            rc = webpenc_encode(rgb, px, px, (size_t)px * 3, q, out_png, out_size);
+            free(rgb);
+        }
+        if (rc < 0 && rc != RENDER_ENOMEM)
+            rc = RENDER_EPNG;
+        goto done;
+    }
     rc = pngenc_encode(pixels, px, px, (size_t)px * channels, format,
                        format == PNGENC_INDEXED ? plte : NULL, 256, NULL, out_png, out_size);
     if (rc == PNGENC_ENOMEM)

@@ -1,5 +1,6 @@
-/* render.h: turns a field into a PNG map tile: tile geometry, palettes,
- * hillshading, the zero line, and the encoding (through pngenc.h).
+/* render.h: turns a field into a PNG or WebP map tile: tile geometry,
+ * palettes and colour ramps, hillshading, the zero line, and the encoding
+ * (through pngenc.h and webpenc.h).
  */
 #ifndef RENDER_H
 #define RENDER_H
@@ -15,11 +16,29 @@
 
 typedef enum { RENDER_GRAY = 0, RENDER_TERRAIN, RENDER_VIRIDIS, RENDER_PALETTE_COUNT } render_palette;
 
+/* A colour ramp (render_ramp_parse in ramp.h): colours at field values,
+ * linear between stops in sRGB, the end colours beyond them; two stops at
+ * the same value make a sharp edge (the upper one wins there). */
+#define RENDER_RAMP_MAX_STOPS 32
+typedef struct {
+    double at;              /* field value, -1..1, non-decreasing along the ramp */
+    unsigned char rgb[3];
+} render_stop;
+typedef struct {
+    int n;                  /* 0: no ramp (the palette colours the tile); else 2..RENDER_RAMP_MAX_STOPS */
+    render_stop stops[RENDER_RAMP_MAX_STOPS];
+} render_ramp;
+
 typedef struct {
     render_palette palette; /* default RENDER_GRAY */
     int shade;              /* 1: hillshade from the analytic gradient */
     int zero;               /* 1: mark where the value crosses 0 */
+    render_ramp ramp;       /* ramp.n > 0: colours from the ramp instead of the
+                             * palette, quantised to the palette's 255 levels */
 } render_opts;
+
+/* The picture formats of a tile. */
+typedef enum { RENDER_PNG = 0, RENDER_WEBP } render_format;
 
 /* Palette names ("gray", "terrain", "viridis"), NULL-terminated, for
  * /api/kinds, OpenAPI and validation messages. */
@@ -68,6 +87,16 @@ void render_pixel_center(int z, int64_t x, int64_t y, int px, int i, int j,
 int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
                     const render_opts *opts, unsigned char **out_png, size_t *out_size);
 
+/* render_tile_png in a format: RENDER_PNG is render_tile_png's bytes;
+ * RENDER_WEBP is the same pixels as WebP (webpenc.h): lossless when
+ * render_webp_lossless(opts) (unshaded tiles: at most 256 colours, where
+ * lossless is exact and small), else lossy at quality (1..100,
+ * WEBPENC_DEFAULT_QUALITY when the request names none). */
+int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, const render_opts *opts,
+                render_format format, int quality, unsigned char **out, size_t *out_size);
+/* 1 if a WebP tile of these options is lossless (quality then unused). */
+int render_webp_lossless(const render_opts *opts);
+
 /* Codes from the one error table (errors.h). */
 #define RENDER_ENOMEM ERR_NOMEM
 #define RENDER_EPNG ERR_PNG
@@ -75,5 +104,8 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
 /* Bumped whenever a rendered tile's bytes change for the same request; with
  * NOISE_VERSION it forms the ETag's version part. */
 #define RENDER_VERSION 1
+/* Likewise for .webp tiles, whose bytes also depend on libwebp's version
+ * (webpenc_version()); the cache key and ETag of a WebP tile carry both. */
+#define RENDER_WEBP_VERSION 1
 
 #endif

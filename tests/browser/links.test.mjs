@@ -19,7 +19,7 @@ const ARTIFACTS = path.join(ROOT, 'tests/artifacts');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png(\?.*)?$/;
+const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.(?:png|webp)(\?.*)?$/;
 
 let daemon = null;
 let ctx = null;

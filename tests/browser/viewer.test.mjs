@@ -21,7 +21,8 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgrou
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const WORLD = 16;   // plane units covered by tile z = 0 (docs/field.md, "Tile geometry")
 const TILE = 256;   // CSS pixels per tile
-const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png(\?.*)?$/;
+// the viewer asks for .webp tiles where Chromium has WebP, else .png
+const TILE_RE = /^\/([a-z]+)\/(\d+)\/(-?\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.(?:png|webp)(\?.*)?$/;
 
 let daemon = null;
 let base = '';
@@ -145,7 +146,8 @@ test('the page loads tiles from the daemon, placed by the tile geometry, and not
   assert.ok(tileReqs.some((u) => /\/-\d+\//.test(new URL(u).pathname)), 'negative tile indices requested');
   assert.ok(tileReqs.every((u) => !u.includes('@2x')), 'no @2x tiles at device pixel ratio 1');
   assert.ok(tileResponses.length >= 12);
-  for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/png', `${r.url}: ${r.status} ${r.type}`);
+  // Chromium has WebP: the viewer's tiles are WebP (a tenth of a shaded PNG)
+  for (const r of tileResponses) assert.ok((r.status === 200 || r.status === 304) && r.type === 'image/webp' && /\.webp(\?|$)/.test(r.url), `${r.url}: ${r.status} ${r.type}`);
   const n = await checkTilePlacement(page);
   assert.ok(n >= 12, `placed tiles checked: ${n}`);
   // the scale bar: its width is its label's plane units at this zoom
@@ -192,6 +194,19 @@ test('the controls are the parameters of /api/kinds', { timeout: 30000 }, async 
     assert.ok(names.includes(want), `control for ${want} (have ${names.join(',')})`);
     if (want !== 'kind' && want !== 'seed') assert.ok(raw.includes(`"${want}"`), `/api/kinds names ${want}`);
   }
+  // Views come first in the panel and show at 1280 x 800 without scrolling,
+  // with the hint that a click reads a value
+  const order = await page.evaluate(() => {
+    const body = document.querySelector('#panel-body');
+    return { views: body.firstElementChild.id, bottom: document.querySelector('#click-hint').getBoundingClientRect().bottom, scroll: body.scrollTop };
+  });
+  assert.equal(order.views, 'tools');
+  assert.ok(order.scroll === 0 && order.bottom < 800, `the Views and the click hint end at ${order.bottom} px`);
+  assert.match(await page.textContent('#click-hint'), /Click the map/);
+  // the line under the kind buttons is the kind's description from /api/kinds
+  const kind = await page.evaluate(() => window.noisetile.state.kind);
+  assert.equal(await page.textContent('#kind-desc'), api.kind_descriptions[kind]);
+  assert.ok(api.kind_descriptions[kind].length > 20);
   // every choice readable whole (six kinds do not fit one row), no heading
   // without a control under it
   assert.deepEqual(await clippedChoices(page, '#panel'), []);
@@ -378,10 +393,28 @@ test('kind-specific controls follow the kind, and t animates', { timeout: 120000
   const start = requests.length;
   await page.click('#play');
   await page.waitForFunction(() => Number(new URLSearchParams(location.hash.slice(1)).get('t')) > 0, null, { timeout: 30000 });
+  // each step of t is one low-resolution picture of the window (grid.png,
+  // a sample per 4 x 4 pixels) drawn over the map, not a screenful of tiles
+  await page.waitForFunction(() => Number((document.getElementById('anim-frame') || {}).dataset?.frames) >= 6, null, { timeout: 30000 });
   await page.click('#play');
-  const ts = new Set(requests.slice(start).map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
-  assert.ok(ts.size >= 2, `tiles for several t: ${[...ts].join(', ')}`);
-  await waitTiles(page);
+  const played = requests.slice(start);
+  const ts = new Set(played.map((u) => new URL(u).searchParams.get('t')).filter((t) => t !== null));
+  assert.ok(ts.size >= 2, `pictures for several t: ${[...ts].join(', ')}`);
+  const frames = played.map((u, i) => ({ u: new URL(u), i })).filter((f) => /^\/perlin\/\d+\/grid\.png$/.test(f.u.pathname));
+  assert.ok(frames.length >= 6, `${frames.length} frames`);
+  const size = page.viewportSize();
+  for (let k = 0; k < frames.length; k++) {
+    const q = frames[k].u.searchParams;
+    assert.equal(Number(q.get('width')), Math.round(size.width / 4));
+    if (k > 0) assert.ok(Number(q.get('t')) > Number(frames[k - 1].u.searchParams.get('t')), 't grows frame by frame');
+  }
+  const between = played.slice(frames[0].i, frames[frames.length - 1].i).filter((u) => TILE_RE.test(new URL(u).pathname));
+  assert.deepEqual(between, [], 'no tiles asked for while t plays');
+  // stopped: the tiles of the last t come in and the picture goes
+  // (the hash follows 200 ms later: the t of the tiles is the page's own)
+  const tStop = await page.evaluate(() => new URLSearchParams(window.noisetile.tileTemplate().split('?')[1]).get('t'));
+  await waitTiles(page, `t=${tStop}`);
+  await page.waitForFunction(() => document.getElementById('anim-frame').hidden, null, { timeout: 10000 });
 });
 
 test('period: its switch asks for a field repeating every zoom-0 tile; simplex has no period control', { timeout: 120000 }, async () => {
@@ -464,22 +497,52 @@ test('the triangle-lattice overlay passes through the corners where simplex nois
   await page.screenshot({ path: path.join(ARTIFACTS, 'viewer-wide-simplex-grid.png') });
 });
 
-test('zoom spans scaled z0 tiles below zoom 0 and native tiles down to z 30', { timeout: 120000 }, async () => {
+test('zoom spans native tiles from z -2 (coarser views, a screenful of requests) to z 30', { timeout: 120000 }, async () => {
   const { page } = wide;
-  let start = requests.length;
-  await page.goto(`${base}/#z=-1&x=0&y=0&kind=perlin&seed=1`);
-  await waitTiles(page, '/perlin/1/');
-  let zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean).map((m) => Number(m[3]));
-  assert.ok(zs.length > 0 && zs.every((z) => z === 0), `zoom -1 uses z 0 tiles: ${[...new Set(zs)]}`);
-  const w = await page.evaluate(() => document.querySelector('.noise-tiles img.leaflet-tile-loaded').getBoundingClientRect().width);
-  assert.ok(Math.abs(w - TILE / 2) < 0.5, `a z0 tile drawn ${w} px wide at zoom -1`);
-  start = requests.length;
+  for (const z of [-1, -2]) {
+    const start = requests.length;
+    await page.goto(`${base}/#z=${z}&x=0&y=0&kind=perlin&seed=${-z}`);
+    await waitTiles(page, `/perlin/${-z}/`);
+    const zs = requests.slice(start).filter((u) => u.includes(`/perlin/${-z}/`)).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean).map((m) => Number(m[3]));
+    assert.ok(zs.length > 0 && zs.every((t) => t === z), `zoom ${z} uses z ${z} tiles: ${[...new Set(zs)]}`);
+    // a screenful of 256-px tiles (before: 16 zoom-0 tiles per 256 px at z -2, about 280)
+    assert.ok(zs.length <= 40, `${zs.length} tile requests at zoom ${z}`);
+    const w = await page.evaluate(() => document.querySelector('.noise-tiles img.leaflet-tile-loaded').getBoundingClientRect().width);
+    assert.ok(Math.abs(w - TILE) < 0.5, `a z ${z} tile drawn ${w} px wide at zoom ${z}`);
+    assert.ok(await checkTilePlacement(page) > 0);
+  }
+  const start = requests.length;
   await page.goto(`${base}/#z=30&x=1.25&y=-3.5&kind=perlin&seed=1`);
   await page.reload();
   await waitTiles(page, '/perlin/1/30/');
-  zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean);
+  const zs = requests.slice(start).map((u) => new URL(u).pathname.match(TILE_RE)).filter(Boolean);
   assert.ok(zs.length > 0 && zs.every((m) => m[3] === '30'), 'zoom 30 uses z 30 tiles');
   assert.ok(await checkTilePlacement(page) > 0);
+});
+
+test('Back undoes a change of the picture or the field, one at a time, and stays on the page', { timeout: 120000 }, async () => {
+  const { page } = wide;
+  await page.goto(`${base}/#z=3&x=0&y=0&kind=perlin&seed=7&palette=terrain&shade=1`);
+  await page.reload();
+  await waitTiles(page, '/perlin/7/');
+  await page.click('label[for="r-palette-viridis"]');
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+  await page.click('label[for="r-palette-gray"]');
+  await page.waitForFunction(() => !location.hash.includes('palette='));
+  // moving the map is no history entry of its own
+  await page.evaluate(() => window.noisetile.map().panBy([40, 0], { animate: false }));
+  await page.waitForTimeout(400);
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+  assert.ok(await page.isChecked('#r-palette-viridis'));
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.includes('palette=terrain'));
+  assert.ok(await page.isChecked('#r-palette-terrain'));
+  assert.ok(page.url().startsWith(base), `still the viewer: ${page.url()}`);
+  await waitTiles(page, '/perlin/7/');
+  // Forward redoes
+  await page.goForward();
+  await page.waitForFunction(() => location.hash.includes('palette=viridis'));
 });
 
 test('no console errors, page errors or failed requests on the wide screen', () => {
@@ -494,7 +557,7 @@ test('a phone-sized high-DPI screen: @2x tiles, collapsible panel', { timeout: 1
   await page.goto(`${base}/#z=3&x=1&y=-1&kind=perlin&seed=7&palette=viridis&shade=1&px=1.1&py=-0.9`);
   await waitTiles(page);
   const tiles = requests.slice(start).filter((u) => TILE_RE.test(new URL(u).pathname));
-  assert.ok(tiles.length > 0 && tiles.every((u) => u.includes('@2x.png')), 'only @2x tiles at device pixel ratio 2');
+  assert.ok(tiles.length > 0 && tiles.every((u) => u.includes('@2x.webp')), 'only @2x tiles at device pixel ratio 2');
   assert.ok(tiles.every((u) => u.includes('/perlin/7/') && u.includes('palette=viridis') && u.includes('shade=1')));
   await page.waitForFunction(() => document.getElementById('info-value').textContent !== '');
   assert.equal(await page.isVisible('#panel-body'), false, 'panel starts collapsed on a narrow screen');

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { readFileSync } from 'node:fs';
 import { startDaemon } from '../http/daemon.mjs';
 import { clippedChoices } from './panel-checks.mjs';
 
@@ -40,7 +41,7 @@ before(async () => {
   ctx.on('request', (r) => requests.push(r.url()));
   ctx.on('requestfailed', (r) => {
     const f = r.failure() && r.failure().errorText;
-    if (f === 'net::ERR_ABORTED' && /\.png(\?|$)/.test(r.url())) return; // tiles Leaflet dropped
+    if (f === 'net::ERR_ABORTED' && /\.(png|webp)(\?|$)/.test(r.url())) return; // tiles Leaflet dropped
     problems.push(`request failed: ${r.url()} ${f}`);
   });
   ctx.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
@@ -144,6 +145,21 @@ test('the 3D view draws the window as a lit mesh from the grid endpoint and foll
   await page.click('#t-3d');
   assert.equal(await page.isVisible('#view3d'), false);
   await page.waitForFunction(() => !location.hash.includes('3d=1'));
+  // the 3 key opens and closes the 3D view from any control but a field
+  // being typed in: a palette choice, a switch
+  for (const sel of ['#r-palette-viridis', '#t-stats']) {
+    await page.focus(sel);
+    await page.keyboard.press('3');
+    await page.waitForFunction(() => location.hash.includes('3d=1'), null, { timeout: 10000 });
+    await page.focus(sel);
+    await page.keyboard.press('3');
+    await page.waitForFunction(() => !location.hash.includes('3d=1'), null, { timeout: 10000 });
+  }
+  // in a number field the 3 is typed, not a shortcut
+  await page.focus('#p-frequency');
+  await page.keyboard.press('3');
+  assert.equal(await page.evaluate(() => window.noisetile.view3d.isOpen()), false);
+  await page.keyboard.press('Backspace');
 });
 
 // Each cell of the panel against the daemon's /stats for the same window.
@@ -198,13 +214,21 @@ test('compare mode: two synced maps and both tables', { timeout: 150000 }, async
   assert.equal(await page.isVisible('label[for="cmp-kind-classic"]'), true);
   assert.deepEqual(await clippedChoices(page, '#tools'), []);
   await page.screenshot({ path: path.join(ARTIFACTS, 'compare.png') });
+  // neither map lies under the panel: the first starts right of it, the
+  // two share the rest of the width
+  const boxes = await page.evaluate(() => ['#panel', '#map', '#map2'].map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  }));
+  assert.ok(boxes[1].left >= boxes[0].right, `the first map starts at ${boxes[1].left}, the panel ends at ${boxes[0].right}`);
+  assert.ok(Math.abs((boxes[1].right - boxes[1].left) - (boxes[2].right - boxes[2].left)) <= 2, 'the maps are as wide');
 
   // The plane point under each map's centre, from where each map's tiles
   // sit on screen (tile geometry only).
   const centres = async () => page.evaluate(([world, tile]) => ['#map', '#map2'].map((sel) => {
     const box = document.querySelector(sel).getBoundingClientRect();
     const img = [...document.querySelectorAll(sel + ' img.leaflet-tile-loaded')].find((i) => i.style.opacity !== '0');
-    const m = new URL(img.src).pathname.match(/\/(-?\d+)\/(-?\d+)\/(-?\d+)\.png$/);
+    const m = new URL(img.src).pathname.match(/\/(-?\d+)\/(-?\d+)\/(-?\d+)\.(?:png|webp)$/);
     const r = img.getBoundingClientRect(), z = Number(m[1]), k = r.width / (world / 2 ** z);
     const cx = box.left + document.querySelector(sel).clientLeft + document.querySelector(sel).clientWidth / 2;
     const cy = box.top + box.height / 2;
@@ -280,6 +304,39 @@ test('each download link answers its type at the chosen size', { timeout: 120000
       assert.equal(img.width, 300);
     }
   }
+  // what a click saves carries its provenance: the PNGs a tEXt chunk with
+  // the grid URL and a description, the same pixels as the grid answer
+  const textChunks = (buf) => {
+    const out = {};
+    for (let at = 8; at + 12 <= buf.length;) {
+      const n = buf.readUInt32BE(at), type = buf.subarray(at + 4, at + 8).toString('latin1');
+      if (type === 'tEXt') {
+        const data = buf.subarray(at + 8, at + 8 + n).toString('latin1');
+        out[data.slice(0, data.indexOf('\0'))] = data.slice(data.indexOf('\0') + 1);
+      }
+      at += 12 + n;
+    }
+    return out;
+  };
+  for (const id of ['dl-png', 'dl-png16']) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`#${id}`)]);
+    assert.equal(dl.suggestedFilename(), links[id].file);
+    const saved = readFileSync(await dl.path());
+    const direct = Buffer.from(await (await fetch(links[id].href)).arrayBuffer());
+    const t = textChunks(saved);
+    assert.equal(t.Source, links[id].href, `${id}: the Source chunk is the grid URL`);
+    assert.match(t.Description, /^noisetile simplex seed 5: window x=.* 300 x \d+ samples/);
+    const a = PNG.sync.read(saved), b = PNG.sync.read(direct);
+    assert.ok(a.data.equals(b.data), `${id}: the saved PNG shows the grid's pixels`);
+  }
+  // .npy and .r16: a sidecar JSON naming each file's URL, the field, the window
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#dl-json')]);
+  assert.match(dl.suggestedFilename(), /^noisetile-simplex-5-300x\d+\.json$/);
+  const side = JSON.parse(readFileSync(await dl.path(), 'utf8'));
+  assert.equal(side.files[links['dl-npy'].file], links['dl-npy'].href);
+  assert.equal(side.files[links['dl-r16'].file], links['dl-r16'].href);
+  assert.deepEqual([side.noisetile.kind, side.noisetile.seed, side.window.width], ['simplex', 5, 300]);
+  assert.match(side.noisetile.query, /octaves=2/);
 });
 
 test('no console errors, page errors or failed requests', () => {

@@ -20,8 +20,8 @@ const body = (o) => JSON.stringify(o);
 // [method, path, options, status, message pattern]
 const cases = [
   // tile path numbers
-  ['GET', '/perlin/7/31/0/0.png', {}, 400, /z .*0\.\.30.*'31'/],
-  ['GET', '/perlin/7/-1/0/0.png', {}, 400, /z .*'-1'/],
+  ['GET', '/perlin/7/31/0/0.png', {}, 400, /z .*-2\.\.30.*'31'/],
+  ['GET', '/perlin/7/-3/0/0.png', {}, 400, /z .*-2\.\.30.*'-3'/],
   ['GET', '/perlin/7/99999999999999999999/0/0.png', {}, 400, /\bz\b/],
   ['GET', '/perlin/7/3/2147483648/0.png', {}, 400, /x .*-2147483648\.\.2147483647.*'2147483648'/],
   ['GET', '/perlin/7/3/0/-2147483649.png', {}, 400, /y .*'-2147483649'/],

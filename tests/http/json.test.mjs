@@ -163,7 +163,10 @@ test('/api/kinds: kinds, parameters with defaults and ranges, palettes, render p
   assert.equal(byName.t.optional, true);
   assert.equal(byName.t.default, undefined);
   for (const p of ['gray', 'terrain', 'viridis']) assert.ok(j.palettes.includes(p), p);
-  assert.deepEqual(j.render.map((p) => p.name), ['palette', 'shade', 'zero']);
+  assert.deepEqual(j.render.map((p) => p.name), ['palette', 'shade', 'zero', 'quality', 'ramp']);
+  // a one-line description of each kind, for the viewer's kind buttons
+  assert.deepEqual(Object.keys(j.kind_descriptions), j.kinds);
+  for (const k of j.kinds) assert.match(j.kind_descriptions[k], /^[A-Z][^\n]{20,120}\.$/, k);
   assert.equal(j.limits.max_points, 10000);
   // Every advertised default is accepted, and the range edges are enforced.
   for (const p of j.parameters) {

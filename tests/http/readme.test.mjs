@@ -364,6 +364,10 @@ for (const ex of examples) {
       if (body) assert.match(body.toString(), /^noisetile_\w+/m);
     } else if (p === '/openapi.json') {
       assert.match(json().openapi, /^3\./);
+    } else if (p === '/api/tilematrixset.json') {
+      const j = json();
+      assert.equal(j.id, 'NoisetilePlane');
+      assert.equal(j.tileMatrices.length, 31);
     } else {
       assert.fail(`${ex.file} example for ${p} has no check here; add one`);
     }

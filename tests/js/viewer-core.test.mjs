@@ -98,6 +98,15 @@ test('the first view (no hash): Perlin fBm, terrain colours, hillshading, all na
   const r = await get(`${d.url}${url}`);
   assert.equal(r.status, 200);
   assert.equal(r.headers.get('content-type'), 'image/png');
+  // where the browser has WebP the page sets api.tileExt: the same tile as WebP
+  const webp = C.tileTemplate({ ...api, tileExt: 'webp' }, state).replace('{z}/{x}/{y}{r}', '3/-2/1');
+  assert.equal(webp, '/perlin/7/3/-2/1.webp?octaves=5&palette=terrain&shade=1');
+  const w = await get(`${d.url}${webp}`);
+  assert.equal(w.status, 200);
+  assert.equal(w.headers.get('content-type'), 'image/webp');
+  // the page offers no quality or ramp control: quality belongs to the
+  // format it picks, ramps to URLs
+  assert.deepEqual(api.render.map((p) => p.name), ['palette', 'shade', 'zero']);
 });
 
 test('hash round trips, defaults left out, kind-specific parameters only for their kinds', () => {

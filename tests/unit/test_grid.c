@@ -278,8 +278,8 @@ static void test_png(void)
  * by libpng, expanded to RGB). */
 static void test_picture_is_tile(void)
 {
-    render_opts all[] = {{RENDER_GRAY, 0, 0}, {RENDER_GRAY, 1, 1}, {RENDER_TERRAIN, 0, 1},
-                         {RENDER_TERRAIN, 1, 0}, {RENDER_VIRIDIS, 1, 1}, {RENDER_VIRIDIS, 0, 0}};
+    render_opts all[] = {{.palette = RENDER_GRAY, .shade = 0, .zero = 0}, {.palette = RENDER_GRAY, .shade = 1, .zero = 1}, {.palette = RENDER_TERRAIN, .shade = 0, .zero = 1},
+                         {.palette = RENDER_TERRAIN, .shade = 1, .zero = 0}, {.palette = RENDER_VIRIDIS, .shade = 1, .zero = 1}, {.palette = RENDER_VIRIDIS, .shade = 0, .zero = 0}};
     for (size_t k = 0; k < sizeof all / sizeof all[0]; k++) {
         noise_spec spec;
         noise_spec_default(&spec, NOISE_SIMPLEX, 3);
@@ -349,7 +349,7 @@ static void test_oom(void)
         for (int gz = 0; gz < 2; gz++) {
             grid_request r = request(formats[k], 300, 500);
             r.picture = k == 3;
-            r.render = (render_opts){RENDER_TERRAIN, gz, 1};
+            r.render = (render_opts){.palette = RENDER_TERRAIN, .shade = gz, .zero = 1};
             r.gzip = gz;
             r.enc.gradient = formats[k] == HEIGHTS_NPY;
             r.spec.has_t = k == 0; /* k 4: the 2-component gradient, by bands */

@@ -190,7 +190,7 @@ static const char *tile_target(long nth, reply *normal)
     noise_spec spec;
     noise_spec_default(&spec, NOISE_PERLIN, 7);
     spec.octaves = 3;
-    render_opts opts = {RENDER_TERRAIN, 1, 0};
+    render_opts opts = {.palette = RENDER_TERRAIN, .shade = 1, .zero = 0};
     unsigned char *png = NULL;
     size_t size = 0;
     memset(normal, 0, sizeof *normal);

@@ -87,7 +87,7 @@ static void test_messages_from_the_table(void)
         {"palette", "gray", "unknown parameter 'palette' (this endpoint takes: frequency, octaves, "
                             "lacunarity, gain, fractal, warp, gradients, falloff, t, x, y)", QUERY_POINT},
         {"bogus", "1", "unknown parameter 'bogus' (this endpoint takes: frequency, octaves, "
-                       "lacunarity, gain, fractal, warp, gradients, falloff, t, palette, shade, zero)",
+                       "lacunarity, gain, fractal, warp, gradients, falloff, t, palette, shade, zero, quality, ramp)",
          QUERY_RENDER},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

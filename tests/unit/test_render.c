@@ -43,7 +43,7 @@ static int get_tile(tile *t, const noise_spec *s, int z, int64_t x, int64_t y, i
                     render_palette pal, int shade, int zero, int channels)
 {
     memset(t, 0, sizeof *t);
-    render_opts o = {pal, shade, zero};
+    render_opts o = {.palette = pal, .shade = shade, .zero = zero};
     int rc = render_tile_png(s, z, x, y, px, &o, &t->png, &t->size);
     CHECKF(rc == 0, "render %d/%lld/%lld: %d", z, (long long)x, (long long)y, rc);
     if (rc)
@@ -495,7 +495,7 @@ static void test_deterministic_bytes(void)
     for (int pal = RENDER_GRAY; pal <= RENDER_VIRIDIS; pal++)
         for (int shade = 0; shade <= 1; shade++)
             for (int zero = 0; zero <= 1; zero++) {
-                render_opts o = {(render_palette)pal, shade, zero};
+                render_opts o = {.palette = (render_palette)pal, .shade = shade, .zero = zero};
                 unsigned char *a = NULL, *b = NULL;
                 size_t na = 0, nb = 0;
                 CHECK(render_tile_png(&s, 4, -3, 7, 256, &o, &a, &na) == 0);
@@ -522,7 +522,7 @@ static void test_deterministic_bytes(void)
 static void test_allocation_failure(void)
 {
     noise_spec s = field(2, 2);
-    render_opts o = {RENDER_TERRAIN, 1, 1};
+    render_opts o = {.palette = RENDER_TERRAIN, .shade = 1, .zero = 1};
     int n_failed = 0, wrong = 0;
     scratch_set_keep(0); /* every attempt allocates its scratch, as a thread's first tile does */
     for (long nth = 1; nth < 1000; nth++) {

@@ -44,7 +44,7 @@ static void test_tiles(void)
 static void test_bad_numbers(void)
 {
     static const char *const bad[] = {
-        "/perlin/7/31/0/0.png", "/perlin/7/-1/0/0.png", "/perlin/7//0/0.png",
+        "/perlin/7/31/0/0.png", "/perlin/7/-3/0/0.png", "/perlin/7//0/0.png",
         "/perlin/7/1/2147483648/0.png", "/perlin/7/1/0/-2147483649.png",
         "/perlin/7/1/+1/0.png", "/perlin/7/1/1.0/0.png", "/perlin/7/1/0/.png",
         "/perlin/7/1/0/@2x.png",

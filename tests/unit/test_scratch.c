@@ -114,7 +114,7 @@ static void test_tiles_same_bytes(void)
         js[i].x = i - 3;
         js[i].y = 2 * i - 5;
         js[i].px = i == 3 || i == 6 ? 512 : 256; /* scale 2 tiles between the others */
-        js[i].opts = (render_opts){ (render_palette)(i % RENDER_PALETTE_COUNT), i % 3 == 1, i % 4 == 2 };
+        js[i].opts = (render_opts){ .palette = (render_palette)(i % RENDER_PALETTE_COUNT), .shade = i % 3 == 1, .zero = i % 4 == 2 };
     }
     jobs = js;
     n_jobs = N;
