@@ -521,9 +521,10 @@ test('zoom spans native tiles from z -2 (coarser views, a screenful of requests)
 });
 
 test('Back undoes a change of the picture or the field, one at a time, and stays on the page', { timeout: 120000 }, async () => {
-  const { page } = wide;
+  // a page of its own, so that the history Back walks is this test's alone
+  const page = await wide.ctx.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(`${base}/#z=3&x=0&y=0&kind=perlin&seed=7&palette=terrain&shade=1`);
-  await page.reload();
   await waitTiles(page, '/perlin/7/');
   await page.click('label[for="r-palette-viridis"]');
   await page.waitForFunction(() => location.hash.includes('palette=viridis'));
@@ -543,6 +544,7 @@ test('Back undoes a change of the picture or the field, one at a time, and stays
   // Forward redoes
   await page.goForward();
   await page.waitForFunction(() => location.hash.includes('palette=viridis'));
+  await page.close();
 });
 
 test('no console errors, page errors or failed requests on the wide screen', () => {
