@@ -259,8 +259,8 @@ static json_t *tile_responses(void)
  * tile (at most 25.2M) and a batch of at most LIMIT_MAX_POINTS points
  * (3.8M) cannot reach it. json.test.mjs gets the answer from each. */
 static const char *const costly_operations[] = {
-    "getTile2x", "headTile2x", "getNumericTile", "headNumericTile",
-    "getGrid",   "headGrid",   "getStats",       "headStats",
+    "getTile2x", "headTile2x", "getTileWebp2x", "headTileWebp2x", "getNumericTile",
+    "headNumericTile", "getGrid", "headGrid", "getStats", "headStats",
 };
 #define N_COSTLY (sizeof costly_operations / sizeof *costly_operations)
 

@@ -213,6 +213,8 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
   const costly = [
     ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'get', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/{z}/{x}/{y}@2x.png', 'head', '/perlin/1/3/1/1@2x.png?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.webp', 'get', '/perlin/1/3/1/1@2x.webp?octaves=16&warp=0.5&t=1'],
+    ['/{kind}/{seed}/{z}/{x}/{y}@2x.webp', 'head', '/perlin/1/3/1/1@2x.webp?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'get', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/{z}/{x}/{y}.{format}', 'head', '/perlin/1/3/1/1@2x.npy?octaves=16&warp=0.5&t=1'],
     ['/{kind}/{seed}/grid.{gridFormat}', 'get', '/perlin/1/grid.npy?x=0&y=0&step=0.5&width=4097&height=4097&octaves=16&warp=1&t=1'],
@@ -228,7 +230,7 @@ test('/openapi.json is a valid OpenAPI 3.1 document describing every route', asy
     assert.ok(listed, `${method} ${p} lists 422`);
     assert.equal(listed.$ref, '#/components/responses/TooCostly');
   }
-  assert.match(doc.components.responses.TooCostly.description, /^Request too costly: .*limit of 50000000 units/);
+  assert.match(doc.components.responses.TooCostly.description, /^Request too costly: .*limit of 50000000 units \(a grid's: 400000000 units\)/);
   assert.ok(!tileGet.responses['422']);
   // The kinds the document lists are the ones the daemon serves.
   assert.deepEqual(doc.components.parameters.kind.schema.enum, ['value', 'perlin', 'simplex', 'improved', 'cellular', 'classic']);
