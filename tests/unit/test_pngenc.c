@@ -6,6 +6,7 @@
 #include "base/scratch.h"
 #include "tiles/pngenc.h"
 #include "test.h"
+#include "test_png.h"
 
 #include <png.h>
 #include <stdint.h>
@@ -77,20 +78,10 @@ static void check_ihdr(const unsigned char *png, size_t n, int w, int h, int dep
 static unsigned char *decode(const unsigned char *png, size_t n, png_uint_32 format, int w,
                              int h)
 {
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&img, png, n))
-        return NULL;
-    if ((int)img.width != w || (int)img.height != h) {
-        png_image_free(&img);
-        return NULL;
-    }
-    img.format = format;
-    unsigned char *out = malloc(PNG_IMAGE_SIZE(img));
-    if (!png_image_finish_read(&img, NULL, out, 0, NULL)) {
+    int dw = 0, dh = 0;
+    unsigned char *out = test_png_decode(png, n, format, &dw, &dh);
+    if (out != NULL && (dw != w || dh != h)) {
         free(out);
-        png_image_free(&img);
         return NULL;
     }
     return out;

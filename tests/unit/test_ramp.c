@@ -8,6 +8,7 @@
 #include "tiles/ramp.h"
 #include "tiles/render.h"
 #include "test.h"
+#include "test_png.h"
 
 #include <math.h>
 #include <png.h>
@@ -82,22 +83,6 @@ static void test_bad_ramps(void)
     CHECKF(ramp_parse(text, &r, err, sizeof err) == 0 && r.n == 32, "%s", err);
 }
 
-static unsigned char *decode_rgb(const unsigned char *png, size_t n)
-{
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&img, png, n))
-        return NULL;
-    img.format = PNG_FORMAT_RGB;
-    unsigned char *buf = malloc(PNG_IMAGE_SIZE(img));
-    if (buf && !png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 /* A two-stop ramp black -> white: each pixel's grey is the level centre's
  * position on the ramp, (level + 0.5) / 127 - 1 mapped to 0..255, so the
  * tile is a (quantised) picture of the field's values; the ramp picture
@@ -114,7 +99,7 @@ static void test_ramp_tile(void)
     size_t n = 0;
     CHECK(render_tile_png(&spec, 1, -1, 0, 256, &o, &png, &n) == 0);
     CHECK(png && n > 33 && png[25] == 3); /* IHDR colour type 3: indexed */
-    unsigned char *rgb = png ? decode_rgb(png, n) : NULL;
+    unsigned char *rgb = png ? test_png_decode(png, n, PNG_FORMAT_RGB, NULL, NULL) : NULL;
     CHECK(rgb != NULL);
     float *values = malloc(256 * 256 * sizeof *values);
     noise_field *f = noise_field_init(malloc(noise_field_size()), &spec);

@@ -8,31 +8,13 @@
 #include "tiles/render.h"
 #include "tiles/webpenc.h"
 #include "test.h"
+#include "test_png.h"
 
 #include <math.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
 #include <webp/decode.h>
-
-/* A PNG tile decoded to RGB by libpng (indexed and gray expanded). */
-static unsigned char *png_rgb(const unsigned char *png, size_t n, int *w, int *h)
-{
-    png_image img;
-    memset(&img, 0, sizeof img);
-    img.version = PNG_IMAGE_VERSION;
-    if (!png_image_begin_read_from_memory(&img, png, n))
-        return NULL;
-    img.format = PNG_FORMAT_RGB;
-    unsigned char *buf = malloc(PNG_IMAGE_SIZE(img));
-    if (!buf || !png_image_finish_read(&img, NULL, buf, 0, NULL)) {
-        free(buf);
-        return NULL;
-    }
-    *w = (int)img.width;
-    *h = (int)img.height;
-    return buf;
-}
 
 static void tile_spec(noise_spec *spec)
 {
@@ -51,7 +33,7 @@ static void both(const render_opts *o, int quality, unsigned char **png_px, unsi
     CHECK(render_tile(&spec, 2, -1, 1, 256, o, RENDER_PNG, 0, &png, png_size) == 0);
     CHECK(render_tile(&spec, 2, -1, 1, 256, o, RENDER_WEBP, quality, &webp, webp_size) == 0);
     int w = 0, h = 0;
-    *png_px = png ? png_rgb(png, *png_size, &w, &h) : NULL;
+    *png_px = png ? test_png_decode(png, *png_size, PNG_FORMAT_RGB, &w, &h) : NULL;
     CHECK(w == 256 && h == 256);
     int ww = 0, wh = 0;
     *webp_px = webp ? WebPDecodeRGB(webp, *webp_size, &ww, &wh) : NULL;
