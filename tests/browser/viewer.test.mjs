@@ -520,12 +520,22 @@ test('zoom spans native tiles from z -2 (coarser views, a screenful of requests)
   assert.ok(await checkTilePlacement(page) > 0);
 });
 
+// The shown layer has loaded and shows tiles whose URL holds needle. Unlike
+// waitTiles it does not ask every tile image on the page to be complete:
+// after changes in quick succession (Back, Back) a replaced layer's images
+// may still be in the page, cancelled.
+async function waitShown(page, needle) {
+  await page.waitForFunction((n) => document.body.dataset.ready === '1' && document.body.dataset.tiles === 'loaded' &&
+    [...document.querySelectorAll('.noise-tiles img')].some((i) => i.src.includes(n) && i.complete && i.naturalWidth > 0),
+  needle, { timeout: 60000 });
+}
+
 test('Back undoes a change of the picture or the field, one at a time, and stays on the page', { timeout: 120000 }, async () => {
   // a page of its own, so that the history Back walks is this test's alone
   const page = await wide.ctx.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(`${base}/#z=3&x=0&y=0&kind=perlin&seed=7&palette=terrain&shade=1`);
-  await waitTiles(page, '/perlin/7/');
+  await waitShown(page, 'palette=terrain');
   await page.click('label[for="r-palette-viridis"]');
   await page.waitForFunction(() => location.hash.includes('palette=viridis'));
   await page.click('label[for="r-palette-gray"]');
@@ -540,7 +550,7 @@ test('Back undoes a change of the picture or the field, one at a time, and stays
   await page.waitForFunction(() => location.hash.includes('palette=terrain'));
   assert.ok(await page.isChecked('#r-palette-terrain'));
   assert.ok(page.url().startsWith(base), `still the viewer: ${page.url()}`);
-  await waitTiles(page, '/perlin/7/');
+  await waitShown(page, 'palette=terrain');
   // Forward redoes
   await page.goForward();
   await page.waitForFunction(() => location.hash.includes('palette=viridis'));
