@@ -22,7 +22,9 @@
 
 struct grid_job {
     grid_request req;
-    noise_field *field;  /* the request's field, prepared once for every row */
+    fieldsrc field;      /* the request's field, prepared once for every row (a
+                            graph: the request's reference, held by the job) */
+    int have_field;
     int n_grad;          /* gradient components per sample in .npy (2, or 3 with t) */
     int with_grad;       /* .npy with gradient=1 */
     size_t row_bytes;    /* one encoded row */
@@ -81,15 +83,19 @@ int grid_job_create(const grid_request *req, grid_job **out)
         job->extra = req->render.zero ? 1 : 0;
         job->n_grad = 2;
         job->row_bytes = 3 * (size_t)req->width;
-        render_colors_init(&job->colors, &req->render, req->spec.frequency);
+        render_colors_init(&job->colors, &req->render,
+                           req->graph != NULL ? fieldsrc_graph_shade_frequency(req->graph)
+                                              : req->spec.frequency);
     } else {
         job->with_grad = req->enc.format == HEIGHTS_NPY && req->enc.gradient;
         job->n_grad = req->spec.has_t ? 3 : 2;
         job->row_bytes = heights_row_bytes(&req->enc, job->n_grad, req->width);
     }
     job->rows_per_band = grid_band_rows(req);
-    if ((job->field = noise_field_init(failalloc_malloc(noise_field_size()), &req->spec)) == NULL)
+    job->req.graph = fieldsrc_graph_retain(req->graph);
+    if (fieldsrc_init(&job->field, &req->spec, req->graph) != 0)
         goto fail;
+    job->have_field = 1;
     size_t w = (size_t)req->width + (size_t)job->extra;
     job->values = failalloc_malloc(w * sizeof *job->values);
     job->row = failalloc_malloc(job->row_bytes);
@@ -139,7 +145,9 @@ void grid_job_destroy(grid_job *job)
     free(job->below);
     free(job->grads);
     free(job->values);
-    free(job->field);
+    if (job->have_field)
+        fieldsrc_free(&job->field);
+    fieldsrc_graph_release(job->req.graph);
     free(job);
 }
 
@@ -157,8 +165,9 @@ int64_t grid_job_body_size(const grid_job *job)
     return body;
 }
 
-/* Values (and gradients) of row j into job->values / job->grads. */
-static void eval_row(grid_job *job, int j)
+/* Values (and gradients) of row j into job->values / job->grads: 0, or -1
+ * out of memory. */
+static int eval_row(grid_job *job, int j)
 {
     const grid_request *r = &job->req;
     double y = r->y + (double)j * r->step;
@@ -167,15 +176,17 @@ static void eval_row(grid_job *job, int j)
             job->points[2 * i] = r->x + (double)i * r->step;
             job->points[2 * i + 1] = y;
         }
-        noise_field_points(job->field, (size_t)r->width, job->points, 2, job->pvalues, job->pgrads);
+        if (fieldsrc_points(&job->field, (size_t)r->width, job->points, 2, job->pvalues,
+                            job->pgrads) != 0)
+            return -1;
         for (int i = 0; i < r->width; i++)
             job->values[i] = (float)job->pvalues[i];
         for (size_t k = 0; k < 3 * (size_t)r->width; k++)
             job->grads[k] = (float)job->pgrads[k];
-    } else {
-        noise_field_grid(job->field, r->x, y, r->step, r->width, 1, job->values,
-                        job->with_grad ? job->grads : NULL);
+        return 0;
     }
+    return fieldsrc_grid(&job->field, r->x, y, r->step, r->width, 1, job->values,
+                         job->with_grad ? job->grads : NULL);
 }
 
 /* A band's values (and gradients) for rows j0 .. j1 - 1 of a numeric
@@ -202,7 +213,12 @@ static void fill_band(grid_job *job, int j0, int j1, band_fill *b)
         b->values = b->grads = NULL;
         return;
     }
-    noise_field_grid_rows(job->field, r->x, r->y, r->step, r->width, j0, j1 - j0, b->values, b->grads);
+    if (fieldsrc_grid_rows(&job->field, r->x, r->y, r->step, r->width, j0, j1 - j0, b->values,
+                           b->grads) != 0) {
+        scratch_give(SCRATCH_VALUES, b->values);
+        scratch_give(SCRATCH_GRADS, b->grads);
+        b->values = b->grads = NULL; /* row by row instead */
+    }
 }
 
 static void band_done(band_fill *b)
@@ -214,35 +230,37 @@ static void band_done(band_fill *b)
 
 /* Row j of a numeric grid (band b filled from row j0, or row by row):
  * its values and gradients */
-static void numeric_row(grid_job *job, const band_fill *b, int j0, int j, const float **values,
-                        const float **grads)
+static int numeric_row(grid_job *job, const band_fill *b, int j0, int j, const float **values,
+                       const float **grads)
 {
     if (b->values == NULL) {
-        eval_row(job, j);
         *values = job->values;
         *grads = job->grads;
-        return;
+        return eval_row(job, j);
     }
     size_t at = (size_t)(j - j0) * (size_t)job->req.width;
     *values = b->values + at;
     *grads = b->grads ? b->grads + 2 * at : NULL;
+    return 0;
 }
 
 /* Row j of a picture, coloured into job->row. With the zero line, row j
  * was computed as the row below j - 1 (except the first), and row j + 1 is
  * computed now, one column wider than the window like row j. */
-static void picture_row(grid_job *job, int j)
+static int picture_row(grid_job *job, int j)
 {
     const grid_request *r = &job->req;
     int w = r->width + job->extra;
     float *g = r->render.shade ? job->grads : NULL;
     if (!job->extra) {
-        noise_field_grid(job->field, r->x, r->y + (double)j * r->step, r->step, w, 1, job->values, g);
+        if (fieldsrc_grid(&job->field, r->x, r->y + (double)j * r->step, r->step, w, 1, job->values, g) != 0)
+            return -1;
         render_color_row(&job->colors, r->width, job->values, NULL, g, job->row);
-        return;
+        return 0;
     }
     if (j == 0) {
-        noise_field_grid(job->field, r->x, r->y, r->step, w, 1, job->values, g);
+        if (fieldsrc_grid(&job->field, r->x, r->y, r->step, w, 1, job->values, g) != 0)
+            return -1;
     } else {
         float *t = job->values;
         job->values = job->below;
@@ -252,9 +270,11 @@ static void picture_row(grid_job *job, int j)
         job->grads_below = t;
         g = r->render.shade ? job->grads : NULL;
     }
-    noise_field_grid(job->field, r->x, r->y + (double)(j + 1) * r->step, r->step, w, 1, job->below,
-                    r->render.shade ? job->grads_below : NULL);
+    if (fieldsrc_grid(&job->field, r->x, r->y + (double)(j + 1) * r->step, r->step, w, 1, job->below,
+                      r->render.shade ? job->grads_below : NULL) != 0)
+        return -1;
     render_color_row(&job->colors, r->width, job->values, job->below, g, job->row);
+    return 0;
 }
 
 /* Appends plain body bytes to the output, through gzip when asked. */
@@ -308,7 +328,10 @@ int grid_job_compute_band(grid_job *job)
         if (bytebuf_reserve(&band, plain) != 0)
             goto broken;
         for (int j = job->next_row; j < end; j++) {
-            numeric_row(job, &b, job->next_row, j, &vals, &grads);
+            if (numeric_row(job, &b, job->next_row, j, &vals, &grads) != 0) {
+                bytebuf_free(&band);
+                goto broken;
+            }
             heights_encode_row(&r->enc, r->width, vals, grads, job->n_grad, band.data + band.len);
             band.len += job->row_bytes;
         }
@@ -319,12 +342,12 @@ int grid_job_compute_band(grid_job *job)
     } else {
         for (int j = job->next_row; j < end; j++) {
             if (r->picture) {
-                picture_row(job, j);
-                if (pngstream_row(job->png, job->row, &job->out) != 0)
+                if (picture_row(job, j) != 0 || pngstream_row(job->png, job->row, &job->out) != 0)
                     goto broken;
                 continue;
             }
-            numeric_row(job, &b, job->next_row, j, &vals, &grads);
+            if (numeric_row(job, &b, job->next_row, j, &vals, &grads) != 0)
+                goto broken;
             if (job->png != NULL) {
                 heights_encode_row(&r->enc, r->width, vals, grads, job->n_grad, job->row);
                 if (pngstream_row(job->png, job->row, &job->out) != 0)

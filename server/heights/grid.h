@@ -26,6 +26,7 @@
 #include "base/daemon_limits.h"
 #include "heights/heights.h"
 #include "noise.h"
+#include "tiles/fieldsrc.h"
 #include "tiles/render.h"
 
 /* Window limits (daemon_limits.h says why). */
@@ -45,6 +46,8 @@ typedef struct {
                            (palette, shade, zero line) instead of numbers */
     render_opts render; /* picture only */
     int gzip;           /* 1: gzip the body (.npy and .r16 only) */
+    fieldsrc_graph *graph; /* not NULL: this prepared graph is the field, not
+                              spec (borrowed; a job holds its own reference) */
 } grid_request;
 
 typedef struct grid_job grid_job;

@@ -113,26 +113,37 @@ void stats_finish(const stats_acc *acc, stats_summary *out)
 int stats_field(const noise_spec *spec, double x0, double y0, double step, int width, int height,
                 int n_bins, int (*keep_going)(void *ctx), void *ctx, stats_summary *out)
 {
+    return stats_field_src(spec, NULL, x0, y0, step, width, height, n_bins, keep_going, ctx, out);
+}
+
+int stats_field_src(const noise_spec *spec, const fieldsrc_graph *graph, double x0, double y0,
+                    double step, int width, int height, int n_bins, int (*keep_going)(void *ctx),
+                    void *ctx, stats_summary *out)
+{
     assert(height >= 1);
     stats_acc *acc = stats_create(width, n_bins);
     /* one field, prepared once, for every row */
-    noise_field *field = acc ? noise_field_init(failalloc_malloc(noise_field_size()), spec) : NULL;
-    if (field == NULL) {
+    fieldsrc field;
+    if (acc == NULL || fieldsrc_init(&field, spec, graph) != 0) {
         stats_destroy(acc);
         return STATS_ENOMEM;
     }
-    for (int j = 0; j < height; j++) {
+    int rc = 0;
+    for (int j = 0; j < height && rc == 0; j++) {
         if (keep_going != NULL && !keep_going(ctx)) {
-            free(field);
-            stats_destroy(acc);
-            return STATS_ECANCELED;
+            rc = STATS_ECANCELED;
+            break;
         }
         /* row j exactly as noise_field_grid computes it: y0 + j*step */
-        noise_field_grid(field, x0, y0 + (double)j * step, step, width, 1, acc->rows[acc->n_rows % 3], NULL);
-        commit_row(acc);
+        if (fieldsrc_grid(&field, x0, y0 + (double)j * step, step, width, 1,
+                          acc->rows[acc->n_rows % 3], NULL) != 0)
+            rc = STATS_ENOMEM;
+        else
+            commit_row(acc);
     }
-    stats_finish(acc, out);
-    free(field);
+    if (rc == 0)
+        stats_finish(acc, out);
+    fieldsrc_free(&field);
     stats_destroy(acc);
-    return 0;
+    return rc;
 }

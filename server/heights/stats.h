@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "noise.h"
+#include "tiles/fieldsrc.h"
 
 #define STATS_MAX_BINS 256
 #define STATS_DEFAULT_BINS 32
@@ -53,6 +54,11 @@ void stats_finish(const stats_acc *acc, stats_summary *out);
  * of the core's scratch, whatever the height. */
 int stats_field(const noise_spec *spec, double x0, double y0, double step, int width, int height,
                 int n_bins, int (*keep_going)(void *ctx), void *ctx, stats_summary *out);
+
+/* stats_field of a prepared graph when graph is not NULL (spec unused). */
+int stats_field_src(const noise_spec *spec, const fieldsrc_graph *graph, double x0, double y0,
+                    double step, int width, int height, int n_bins, int (*keep_going)(void *ctx),
+                    void *ctx, stats_summary *out);
 
 #define STATS_ENOMEM (-12)
 #define STATS_ECANCELED (-125)

@@ -302,8 +302,15 @@ static void expand_rgb(const unsigned char *pixels, size_t n_px, pngenc_format f
 int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, const render_opts *opts,
                 render_format out_format, int quality, unsigned char **out_png, size_t *out_size)
 {
+    return render_tile_src(spec, NULL, z, x, y, px, opts, out_format, quality, out_png, out_size);
+}
+
+int render_tile_src(const noise_spec *spec, const fieldsrc_graph *graph, int z, int64_t x, int64_t y,
+                    int px, const render_opts *opts, render_format out_format, int quality,
+                    unsigned char **out_png, size_t *out_size)
+{
     static const render_opts defaults = {.palette = RENDER_GRAY};
-    assert(spec && out_png && out_size);
+    assert((spec || graph) && out_png && out_size);
     assert(px >= 1 && px <= 4096 && z >= -64 && z <= 1000);
     *out_png = NULL;
     *out_size = 0;
@@ -321,22 +328,25 @@ int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, con
     float *values = scratch_take(SCRATCH_VALUES, n_grid * sizeof *values);
     float *grads = opts->shade ? scratch_take(SCRATCH_GRADS, 2 * n_grid * sizeof *grads) : NULL;
     unsigned char *pixels = scratch_take(SCRATCH_PIXELS, n_px * (size_t)channels);
-    /* the field prepared once for the tile (octave seeds, permutations) */
-    noise_field *field = noise_field_init(failalloc_malloc(noise_field_size()), spec);
+    /* the field prepared once for the tile (octave seeds, permutations),
+     * or the request's prepared graph */
+    fieldsrc field;
+    int have_field = fieldsrc_init(&field, spec, graph) == 0;
     int rc = RENDER_ENOMEM;
-    if (!values || (opts->shade && !grads) || !pixels || !field)
+    if (!values || (opts->shade && !grads) || !pixels || !have_field)
         goto done;
 
     double x0, y0;
     render_pixel_center(z, x, y, px, 0, 0, &x0, &y0);
     double step = ldexp(RENDER_WORLD_SIZE, -z) / px;
-    noise_field_grid(field, x0, y0, step, gw, gw, values, grads);
+    if (fieldsrc_grid(&field, x0, y0, step, gw, gw, values, grads) != 0)
+        goto done;
 
     pngenc_format format;
     unsigned char plte[768];
     if (opts->shade) {
         format = PNGENC_RGB;
-        double inv_frequency = 1.0 / spec->frequency;
+        double inv_frequency = 1.0 / fieldsrc_shade_frequency(&field);
         unsigned char table[3 * 256];
         if (!is_gray(opts))
             build_table(opts, table);
@@ -405,7 +415,8 @@ int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, con
         rc = RENDER_EPNG;
 
 done:
-    free(field);
+    if (have_field)
+        fieldsrc_free(&field);
     scratch_give(SCRATCH_PIXELS, pixels);
     scratch_give(SCRATCH_GRADS, grads);
     scratch_give(SCRATCH_VALUES, values);

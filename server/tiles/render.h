@@ -10,6 +10,7 @@
 
 #include "base/errors.h"
 #include "noise.h"
+#include "tiles/fieldsrc.h"
 
 /* The side of tile (0, 0, 0) in plane units (docs/field.md, "Tile geometry"). */
 #define RENDER_WORLD_SIZE 16.0
@@ -94,6 +95,12 @@ int render_tile_png(const noise_spec *spec, int z, int64_t x, int64_t y, int px,
  * WEBPENC_DEFAULT_QUALITY when the request names none). */
 int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, const render_opts *opts,
                 render_format format, int quality, unsigned char **out, size_t *out_size);
+/* render_tile of a prepared graph when graph is not NULL (spec is then
+ * not used), else of spec. Hillshading divides the gradient by the graph's
+ * shading frequency (fieldsrc.h) where a kind uses its frequency. */
+int render_tile_src(const noise_spec *spec, const fieldsrc_graph *graph, int z, int64_t x, int64_t y,
+                    int px, const render_opts *opts, render_format format, int quality,
+                    unsigned char **out, size_t *out_size);
 /* 1 if a WebP tile of these options is lossless (quality then unused). */
 int render_webp_lossless(const render_opts *opts);
 
