@@ -5,6 +5,8 @@
 #ifndef ERRORS_H
 #define ERRORS_H
 
+#include <stddef.h>
+
 /* XX(NAME, code, HTTP status, short text). Codes are negative and distinct
  * (a duplicate does not compile: errors.c switches on them), and they lie
  * below -99, apart from the noise core's NOISE_E* codes (-1..-6), so a code
@@ -34,8 +36,23 @@ enum {
 #undef ERRORS_ENUM
 };
 
-/* Longest message a handler writes (bytes including the NUL). */
-#define ERRORS_MSG_MAX 512
+/* Longest message a handler writes (bytes including the NUL): a graph's
+ * message quotes its canonical form and carries a JSON pointer. */
+#define ERRORS_MSG_MAX 1024
+
+/* A message may name where in a request's document the error is (a JSON
+ * pointer, RFC 6901: "/inputs/1/octaves"): it then starts with
+ * ERRORS_POINTER_MARK, the pointer, ERRORS_POINTER_MARK, and the message
+ * follows. reply_error puts the pointer in the error body's "pointer". */
+#define ERRORS_POINTER_MARK '\x1f'
+
+/* Writes pointer and message into err in that form (message alone when
+ * pointer is NULL). */
+void errors_pointer_message(char *err, size_t err_size, const char *pointer, const char *message);
+
+/* The message part of err; the pointer (or "" when err has none) into
+ * pointer (pointer_size bytes). */
+const char *errors_split_pointer(const char *err, char *pointer, size_t pointer_size);
 
 /* The HTTP status of an error code; 500 for a code not in the table. */
 unsigned int errors_status(int err);

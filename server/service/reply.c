@@ -96,6 +96,13 @@ void reply_error(reply *rp, int err, const char *message)
     rp->close = close_after;
     rp->error = err;
     unsigned int status = errors_status(err);
+    char pointer[ERRORS_MSG_MAX];
+    const char *text = errors_split_pointer(message, pointer, sizeof pointer);
+    int has_pointer = text != message; /* "" is a pointer too: the whole document */
+    message = text;
+    for (char *c = pointer; *c != '\0'; c++)
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f)
+            *c = '?';
     if (message == NULL || message[0] == '\0')
         message = errors_strerror(err);
     char clean[ERRORS_MSG_MAX];
@@ -107,6 +114,11 @@ void reply_error(reply *rp, int err, const char *message)
     clean[n] = '\0';
     json_t *doc = json_pack("{s:{s:I,s:s}}", "error", "status", (json_int_t)status, "message",
                             clean);
+    if (doc != NULL && has_pointer &&
+        json_object_set_new(json_object_get(doc, "error"), "pointer", json_string(pointer)) != 0) {
+        json_decref(doc);
+        doc = NULL;
+    }
     int rc = reply_json(rp, status, doc, "no-store");
     json_decref(doc);
     if (rc != 0) {
