@@ -133,6 +133,9 @@ MHD_USERS := $(basename $(shell grep -l '<microhttpd.h>\|"net/connguard.h"' serv
 $(foreach f,rel asan vg fuzz,$(MHD_USERS:%=$(BUILD)/$(f)/%.o)): $(MHD_H)
 
 # ---- release build ----
+# graphs/presets.json is built into graphs.o (.incbin, service/graphs.c)
+$(foreach v,rel asan fuzz vg,$(BUILD)/$(v)/server/service/graphs.o): graphs/presets.json
+
 $(BUILD)/rel/%.o: %.c | $(BUILD)/.libs
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(CFLAGS_ALL) $(OPT) -c $< -o $@

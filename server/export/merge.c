@@ -54,7 +54,7 @@ typedef struct {
     int64_t k, n;
     uint64_t tiles, found; /* recorded when complete; counted */
     json_t *rest;
-    char field[1300];
+    char field[GRAPHS_TEXT_MAX + 2500]; /* a graph's URL is long */
 } shard_info;
 
 static void shard_free(shard_info *s, int n_in)

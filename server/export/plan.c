@@ -11,12 +11,63 @@
 #include "base/jsonout.h"
 #include "base/monotime.h"
 #include "export/pmtiles.h"
+#include "base/errors.h"
+#include "service/graphs.h"
 #include "service/heightsreq.h"
+#include "service/params.h"
 #include "service/query.h"
+
+/* The presets, for an export that names one (a command runs one export:
+ * made once, kept until the process ends). */
+static graphs *export_graphs(char *err, size_t err_size)
+{
+    static graphs *g;
+    if (g == NULL)
+        g = graphs_create(NULL, err, err_size);
+    return g;
+}
+
+/* A graph field's query: g= taken out (into *g_text; NULL for a name), the
+ * kinds' field parameters refused. */
+static int graph_args(query_args *args, int named, const char **g_text, char *err, size_t err_size)
+{
+    size_t kept = 0;
+    *g_text = NULL;
+    for (size_t i = 0; i < args->n; i++) {
+        param_row row;
+        if (strcmp(args->names[i], "g") == 0 && !named) {
+            *g_text = args->values[i];
+            continue;
+        }
+        if (params_find(args->names[i], PARAMS_FIELD, &row) == 0 && row.id < 0) {
+            snprintf(err, err_size,
+                     "%s is a parameter of a kind, not of a graph: set it on a source node in g",
+                     args->names[i]);
+            return -1;
+        }
+        args->names[kept] = args->names[i];
+        args->values[kept] = args->values[i];
+        kept++;
+    }
+    args->n = kept;
+    return 0;
+}
+
+/* The plain message of err (a graph's error carries its JSON pointer
+ * first: errors.h), "at POINTER: MESSAGE". */
+static void pointer_plain(char *err, size_t err_size)
+{
+    char pointer[300], msg[ERRORS_MSG_MAX];
+    const char *m = errors_split_pointer(err, pointer, sizeof pointer);
+    if (m == err)
+        return;
+    snprintf(msg, sizeof msg, "%s", m);
+    snprintf(err, err_size, "graph at '%s': %s", pointer, msg);
+}
 
 int plan_parse_field(const char *text, plan *p, char *err, size_t err_size)
 {
-    char buf[2048];
+    char buf[GRAPHS_TEXT_MAX + 2048];
     if (strlen(text) >= sizeof buf) {
         snprintf(err, err_size, "field too long");
         return -1;
@@ -33,14 +84,32 @@ int plan_parse_field(const char *text, plan *p, char *err, size_t err_size)
     }
     *slash = '\0';
     int64_t seed;
-    if (noise_kind_from_name(buf, &p->kind) != 0) {
+    int is_graph = strcmp(buf, "graph") == 0, named = 0;
+    graphs *gs = NULL;
+    if (!is_graph && noise_kind_from_name(buf, &p->kind) != 0 &&
+        route_graph_name_ok(buf, strlen(buf))) {
+        char gerr[ERRORS_MSG_MAX];
+        gs = export_graphs(gerr, sizeof gerr);
+        if (gs == NULL) {
+            snprintf(err, err_size, "%s", gerr);
+            return -1;
+        }
+        named = is_graph = graphs_named(gs, buf) != NULL;
+    }
+    if (is_graph) {
+        p->kind = NOISE_PERLIN;
+    } else if (noise_kind_from_name(buf, &p->kind) != 0) {
         char known[128];
         size_t used = 0;
         known[0] = '\0';
         for (int k = 0; k < NOISE_KIND_COUNT && used < sizeof known; k++)
             used += (size_t)snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
                                      noise_kind_name((noise_kind)k));
-        snprintf(err, err_size, "unknown kind '%s' (%s)", buf, known);
+        char names[600] = "";
+        if (gs != NULL)
+            graphs_names(gs, names, sizeof names);
+        snprintf(err, err_size, "unknown kind '%s' (%s%s%s; a graph is graph/SEED?g=...)", buf,
+                 known, names[0] ? "; preset graphs: " : "", names);
         return -1;
     }
     if (route_parse_int(slash + 1, strlen(slash + 1), 0, UINT32_MAX, &seed) != 0) {
@@ -53,14 +122,62 @@ int plan_parse_field(const char *text, plan *p, char *err, size_t err_size)
     memset(&args, 0, sizeof args);
     if (query != NULL && query_split(query, &args, err, err_size) != 0)
         return -1;
+    p->graph = NULL;
+    p->graph_text[0] = '\0';
+    char spec_args[1024];
+    if (is_graph) {
+        const char *g_text;
+        if (graph_args(&args, named, &g_text, err, err_size) != 0)
+            return -1;
+        if (named)
+            g_text = graphs_named(gs, buf);
+        if (g_text == NULL) {
+            snprintf(err, err_size, "a graph field needs g=<canonical text>: graph/SEED?g=...");
+            return -1;
+        }
+        noise_spec spec;
+        int is_spec;
+        if (graphs_decode(g_text, strlen(g_text), p->graph_text, &is_spec, &spec, err, err_size) != 0) {
+            pointer_plain(err, err_size);
+            return -1;
+        }
+        if (is_spec) {
+            /* one kind's field: exported as that kind */
+            p->kind = spec.kind;
+            p->graph_text[0] = '\0';
+            query_args extra;
+            if (noise_spec_canonical(&spec, spec_args, sizeof spec_args) < 0 ||
+                query_split(spec_args, &extra, err, err_size) != 0)
+                return -1;
+            for (size_t i = 0; i < extra.n; i++)
+                if (query_args_add(&args, extra.names[i], strlen(extra.names[i]), extra.values[i],
+                                   strlen(extra.values[i])) != 0) {
+                    snprintf(err, err_size, "%s", args.msg);
+                    return -1;
+                }
+        } else {
+            char gerr[ERRORS_MSG_MAX];
+            graphs *prep = gs != NULL ? gs : export_graphs(gerr, sizeof gerr);
+            int code;
+            p->graph = prep != NULL ? graphs_prepare(prep, p->graph_text, p->seed, 0, 2, NULL, NULL,
+                                                     &code, err, err_size)
+                                    : NULL;
+            if (p->graph == NULL) {
+                pointer_plain(err, err_size);
+                return -1;
+            }
+        }
+    }
+    const char *graph = p->graph != NULL ? p->graph_text : NULL;
     if (heightsreq_is_numeric_tile(p->ext, &args)) {
         /* .npy, .r16, .png?encoding=: the daemon's numeric tiles. */
         p->numeric = 1;
         if (heightsreq_parse(&args, p->kind, p->seed, 0, p->ext, &p->grid, err, err_size) != 0)
             return -1;
         p->grid.gzip = 0;
+        p->grid.graph = p->graph;
         p->spec = p->grid.spec;
-        if (heightsreq_canonical(&p->grid, 0, p->query, sizeof p->query) < 0)
+        if (heightsreq_canonical_field(&p->grid, 0, graph, p->query, sizeof p->query) < 0)
             return -1;
         return 0;
     }
@@ -69,9 +186,12 @@ int plan_parse_field(const char *text, plan *p, char *err, size_t err_size)
         return -1;
     p->spec = qr.spec;
     p->opts = qr.render;
-    char field[512], rend[QUERY_RENDER_CANONICAL_MAX];
-    if (noise_spec_canonical(&p->spec, field, sizeof field) < 0 ||
-        query_render_canonical(&p->opts, rend, sizeof rend) < 0)
+    char field[GRAPHS_TEXT_MAX + 8], rend[QUERY_RENDER_CANONICAL_MAX];
+    if (graph != NULL)
+        snprintf(field, sizeof field, "g=%s", graph);
+    else if (noise_spec_canonical(&p->spec, field, sizeof field) < 0)
+        return -1;
+    if (query_render_canonical(&p->opts, rend, sizeof rend) < 0)
         return -1;
     int n = snprintf(p->query, sizeof p->query, "%s&%s", field, rend);
     if (n < 0 || (size_t)n >= sizeof p->query) {
@@ -132,9 +252,9 @@ int plan_mapping(plan *p, char *err, size_t err_size)
                  p->zmax + p->k, p->zmax);
         return -1;
     }
-    snprintf(p->url, sizeof p->url, "/%s/%" PRIu32 "/{z}/{x}/{y}%s.%s?%s",
-             noise_kind_name(p->kind), p->seed, p->scale == 2 ? "@2x" : "",
-             heightsreq_ext_name(p->ext), p->query);
+    const char *label = p->graph != NULL ? "graph" : noise_kind_name(p->kind);
+    snprintf(p->url, sizeof p->url, "/%s/%" PRIu32 "/{z}/{x}/{y}%s.%s?%s", label, p->seed,
+             p->scale == 2 ? "@2x" : "", heightsreq_ext_name(p->ext), p->query);
     char b[4][32];
     noise_format_double(p->x0, b[0], sizeof b[0]);
     noise_format_double(p->y0, b[1], sizeof b[1]);
@@ -144,8 +264,7 @@ int plan_mapping(plan *p, char *err, size_t err_size)
              "noisetile export; %s; bbox %s,%s,%s,%s; plane zoom %d-%d; noise %d; render %d",
              p->url, b[0], b[1], b[2], b[3], p->zmin, p->zmax, NOISE_VERSION, RENDER_VERSION);
     if (p->name[0] == '\0')
-        snprintf(p->name, sizeof p->name, "noisetile %s/%" PRIu32, noise_kind_name(p->kind),
-                 p->seed);
+        snprintf(p->name, sizeof p->name, "noisetile %s/%" PRIu32, label, p->seed);
     return 0;
 }
 
@@ -360,7 +479,8 @@ static int render_plane(const plan *p, int pz, int64_t px, int64_t py, unsigned 
         g.width = g.height = n;
         return grid_render(&g, png, size) == 0 ? 0 : RENDER_ENOMEM;
     }
-    return render_tile_png(&p->spec, pz, px, py, 256 * p->scale, &p->opts, png, size);
+    return render_tile_src(&p->spec, p->graph, pz, px, py, 256 * p->scale, &p->opts, RENDER_PNG, 0,
+                           png, size);
 }
 
 int plan_render_tile(const plan *p, uint64_t id, unsigned char **png, size_t *size)

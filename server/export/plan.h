@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "heights/grid.h"
+#include "service/graphs.h"
 #include "service/route.h"
 #include "tiles/render.h"
 
@@ -36,13 +37,18 @@ typedef struct {
     route_ext ext;       /* tile files: .png, .npy, .r16 */
     int numeric;         /* 1: the numbers (heightsreq.h), not a picture */
     grid_request grid;   /* numeric: the encoding; the window is per tile */
-    char query[1024];    /* canonical field and render parameters */
-    char url[1200];      /* "/perlin/7/{z}/{x}/{y}.png?..." */
+    /* A graph (graph/SEED?g=... or a preset's name): its canonical text and
+     * the graph prepared for the seed (the tiles are rendered from it); a
+     * graph that is one kind's field is that kind (graph NULL). */
+    char graph_text[GRAPHS_TEXT_MAX];
+    fieldsrc_graph *graph;
+    char query[GRAPHS_TEXT_MAX + 2300]; /* canonical field and render parameters */
+    char url[GRAPHS_TEXT_MAX + 2500];   /* "/perlin/7/{z}/{x}/{y}.png?..." */
     double x0, y0, x1, y1;
     int zmin, zmax;      /* plane zooms */
     int k;               /* archive zoom = plane zoom + k */
     int64_t ox, oy;      /* zoom-0 plane tile at archive (0, 0) */
-    char identity[1600]; /* what must match to resume */
+    char identity[GRAPHS_TEXT_MAX + 3000]; /* what must match to resume */
     char name[256];
     /* The shard: positions [from, to) of the export order, shard k of n.
      * Recorded in the metadata ("shard" in the "noisetile" object, the
@@ -51,9 +57,10 @@ typedef struct {
     uint64_t from, to;
 } plan;
 
-/* FIELD ("KIND/SEED[?PARAMS]", a leading '/' allowed) into p's kind, seed,
- * spec, render options or numeric encoding (p->ext must be set). Returns 0,
- * or -1 with err. */
+/* FIELD ("KIND/SEED[?PARAMS]", "graph/SEED?g=TEXT[&PARAMS]" or
+ * "NAME/SEED[?PARAMS]" for a preset graph; a leading '/' allowed) into p's
+ * kind, seed, spec or graph, render options or numeric encoding (p->ext
+ * must be set). Returns 0, or -1 with err. */
 int plan_parse_field(const char *text, plan *p, char *err, size_t err_size);
 
 /* "X0,Y0,...": exactly n numbers into out. Returns 0 or -1. */

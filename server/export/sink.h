@@ -70,7 +70,7 @@ int sink_pmtiles_complete(const char *path, const plan *p, uint64_t n);
 
 /* The MBTiles metadata row names, NULL-terminated, and their values for a
  * plan (in that order). */
-#define SINK_META_VALUE 1700
+#define SINK_META_VALUE (GRAPHS_TEXT_MAX + 3200)
 extern const char *const sink_mb_meta_names[];
 void sink_mb_meta_values(const plan *p, char values[][SINK_META_VALUE]);
 /* Writes the metadata rows in one transaction (the same way in export and

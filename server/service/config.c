@@ -16,6 +16,7 @@ const char *config_usage(void)
 {
     return "usage: noisetile [--bind ADDR] [--port N] [--threads N] [--workers N] [--cache-mb N]\n"
            "                 [--static DIR] [--public-url URL] [--access-log off|FILE]\n"
+           "                 [--graphs FILE]\n"
            "\n"
            "Serves an infinite plane of procedural noise: PNG tiles, JSON values and\n"
            "gradients, and its viewer at /.\n"
@@ -33,13 +34,16 @@ const char *config_usage(void)
            "  --public-url URL  the http(s)://host[:port][/prefix] the daemon is reached\n"
            "                  at, for the URLs it writes (tile.json); default: taken\n"
            "                  from Forwarded, X-Forwarded-Proto/-Host or Host\n"
+           "  --graphs FILE   named field graphs served at /{name}/{seed}/...: a JSON\n"
+           "                  object {name: {\"description\": ..., \"graph\": ...}}\n"
+           "                  (docs/graphs.md); a bad file stops the start\n"
            "  --access-log X  off, or a file the access log is appended to\n"
            "                  (default: standard error)\n"
            "  --help          this text\n"
            "\n"
            "Each flag can also be set by NOISETILE_BIND, NOISETILE_PORT, NOISETILE_THREADS,\n"
            "NOISETILE_WORKERS, NOISETILE_CACHE_MB, NOISETILE_STATIC, NOISETILE_PUBLIC_URL,\n"
-           "NOISETILE_ACCESS_LOG; flags override the environment. SIGHUP reopens the\n"
+           "NOISETILE_ACCESS_LOG, NOISETILE_GRAPHS; flags override the environment. SIGHUP reopens the\n"
            "access log file (for log rotation; nothing to do for standard error).\n"
            "\n"
            "noisetile export ... renders a field's tiles into MBTiles, PMTiles or a\n"
@@ -103,6 +107,12 @@ static int set_value(config *cfg, const char *name, const char *v, char *msg, si
             return -1;
         }
         snprintf(cfg->static_dir, sizeof cfg->static_dir, "%s", real);
+    } else if (strcmp(name, "graphs") == 0) {
+        if (v[0] == '\0' || strlen(v) >= sizeof cfg->graphs_file) {
+            snprintf(msg, msg_size, "graphs must be a file name, got '%.200s'", v);
+            return -1;
+        }
+        snprintf(cfg->graphs_file, sizeof cfg->graphs_file, "%s", v);
     } else if (strcmp(name, "public-url") == 0) {
         size_t len = strlen(v);
         int ok = (strncmp(v, "http://", 7) == 0 && len > 7) ||
@@ -131,11 +141,12 @@ int config_parse(config *cfg, int argc, char **argv, const char *(*env_get)(cons
                  char *msg, size_t msg_size)
 {
     static const char *const names[] = {"bind",   "port",       "threads",   "workers", "cache-mb",
-                                        "static", "public-url", "access-log"};
+                                        "static", "public-url", "access-log", "graphs"};
     static const char *const envs[] = {"NOISETILE_BIND",       "NOISETILE_PORT",
                                        "NOISETILE_THREADS",    "NOISETILE_WORKERS",
                                        "NOISETILE_CACHE_MB",   "NOISETILE_STATIC",
-                                       "NOISETILE_PUBLIC_URL", "NOISETILE_ACCESS_LOG"};
+                                       "NOISETILE_PUBLIC_URL", "NOISETILE_ACCESS_LOG",
+                                       "NOISETILE_GRAPHS"};
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->bind, sizeof cfg->bind, "127.0.0.1");
     cfg->port = 8080;

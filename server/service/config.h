@@ -13,6 +13,7 @@ typedef struct {
     char static_dir[4096];  /* resolved absolute path, "" when not serving files */
     int workers;            /* render pool threads, 1..LIMIT_MAX_THREADS; default: cores */
     char access_log[4096];  /* "" standard error, "off", or a file appended to */
+    char graphs_file[4096]; /* --graphs FILE: named graphs loaded at start-up; "" none */
     char public_url[512];   /* scheme://authority[/prefix] of the URLs the daemon
                                writes, no trailing '/'; "" to derive it from
                                the request's headers */

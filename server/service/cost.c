@@ -2,6 +2,7 @@
  * cost.h). */
 #include "service/cost.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -50,5 +51,39 @@ int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t
              cost, (unsigned long long)samples, spec->octaves,
              spec->warp > 0 ? COST_WARP_FACTOR : 1, gradients ? COST_GRADIENT_FACTOR : 1,
              spec->has_t ? COST_3D_FACTOR : 1, limit_text, n ? lower : "the request's size");
+    return -1;
+}
+
+double cost_source(const noise_spec *spec, int gradients, void *ctx)
+{
+    (void)ctx;
+    return (double)cost_estimate(spec, 1, gradients);
+}
+
+uint64_t cost_graph(double per_sample, uint64_t samples)
+{
+    double c = ceil(per_sample * (double)samples);
+    if (!(c >= 1))
+        return 1;
+    return c >= 1.8e19 ? UINT64_MAX : (uint64_t)c;
+}
+
+int cost_check_graph(double per_sample, uint64_t samples, int gradients, uint64_t limit,
+                     const char *dominant, const char *lower_hint, char *err, size_t err_size)
+{
+    uint64_t c = cost_graph(per_sample, samples);
+    if (c <= limit)
+        return 0;
+    char cost[32], limit_text[32];
+    millions(c, cost, sizeof cost);
+    millions(limit, limit_text, sizeof limit_text);
+    snprintf(err, err_size,
+             "estimated work %s units (%llu samples x %.4g units per sample%s) is over the limit "
+             "of %s units per request; the node at %s costs most; lower: its octaves or "
+             "sub-graphs%s%s",
+             cost, (unsigned long long)samples, per_sample, gradients ? " with gradients" : "",
+             limit_text, dominant != NULL && dominant[0] != '\0' ? dominant : "/ (the root)",
+             lower_hint != NULL ? ", " : ", or the request's size",
+             lower_hint != NULL ? lower_hint : "");
     return -1;
 }

@@ -59,4 +59,30 @@ uint64_t cost_estimate(const noise_spec *spec, uint64_t samples, int gradients);
 int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t limit,
                const char *lower_hint, char *err, size_t err_size);
 
+/* ---- field graphs (noise_graph.h) ----
+ *
+ * A graph's cost per sample is noise_graph_field_cost's walk over its
+ * unrolled nodes: each source instance costs what its kind costs
+ * (cost_source: cost_estimate of one sample, its octaves, warp, gradients
+ * and t), each other node instance COST_GRAPH_NODE. The request's cost is
+ * that times its samples. COST_GRAPH_NODE is an arithmetic node's work per
+ * sample on the vector paths relative to a 2D simplex sample (about 20 ns):
+ * measured about 1 ns per node per sample (BENCHMARKS.md, "Graphs"), so
+ * 0.1 units, rounded up to cover the heavier shaping nodes (curve,
+ * select, warp). */
+#define COST_GRAPH_NODE 0.1
+
+/* source_cost for noise_graph_field_cost: cost_estimate(spec, 1,
+ * gradients) (ctx unused). */
+double cost_source(const noise_spec *spec, int gradients, void *ctx);
+
+/* per_sample x samples, rounded up, at least 1. */
+uint64_t cost_graph(double per_sample, uint64_t samples);
+
+/* 0 when cost_graph(per_sample, samples) is within limit; else -1 with a
+ * message in err naming the cost, the limit, the node that dominates it
+ * (dominant: its JSON pointer in the canonical JSON) and what to lower. */
+int cost_check_graph(double per_sample, uint64_t samples, int gradients, uint64_t limit,
+                     const char *dominant, const char *lower_hint, char *err, size_t err_size);
+
 #endif

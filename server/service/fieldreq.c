@@ -40,23 +40,50 @@ unsigned long fieldreq_key_calls(void)
     return atomic_load_explicit(&tile_key_calls, memory_order_relaxed) + heightsreq_key_calls();
 }
 
+/* label: the kind's name or "graph"; field: the spec's canonical text or
+ * "g=<canonical text>". */
+static int tile_canonical_of(const route *r, const char *label, const char *field,
+                             const render_opts *opts, char *buf, size_t buf_size)
+{
+    atomic_fetch_add_explicit(&tile_key_calls, 1, memory_order_relaxed);
+    char rend[QUERY_RENDER_CANONICAL_MAX];
+    if (query_render_canonical(opts, rend, sizeof rend) < 0)
+        return -1;
+    int n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx?%s&%s",
+                     label, r->seed, r->z, r->x, r->y, r->scale, field, rend);
+    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+}
+
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts, char *buf,
                    size_t buf_size)
 {
-    atomic_fetch_add_explicit(&tile_key_calls, 1, memory_order_relaxed);
-    char field[512], rend[QUERY_RENDER_CANONICAL_MAX];
-    if (noise_spec_canonical(spec, field, sizeof field) < 0 ||
-        query_render_canonical(opts, rend, sizeof rend) < 0)
+    char field[512];
+    if (noise_spec_canonical(spec, field, sizeof field) < 0)
         return -1;
-    int n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx?%s&%s",
-                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, field, rend);
-    return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
+    return tile_canonical_of(r, noise_kind_name(r->kind), field, opts, buf, buf_size);
+}
+
+int tile_canonical_graph(const route *r, const char *graph_text, const render_opts *opts,
+                         char *buf, size_t buf_size)
+{
+    char field[GRAPHS_TEXT_MAX + 2];
+    int n = snprintf(field, sizeof field, "g=%s", graph_text);
+    if (n < 0 || (size_t)n >= sizeof field)
+        return -1;
+    return tile_canonical_of(r, "graph", field, opts, buf, buf_size);
 }
 
 int tile_canonical_webp(const route *r, const noise_spec *spec, const render_opts *opts,
                         int quality, char *buf, size_t buf_size)
 {
-    int n = tile_canonical(r, spec, opts, buf, buf_size);
+    return tile_canonical_webp_field(r, spec, NULL, opts, quality, buf, buf_size);
+}
+
+int tile_canonical_webp_field(const route *r, const noise_spec *spec, const char *graph_text,
+                              const render_opts *opts, int quality, char *buf, size_t buf_size)
+{
+    int n = graph_text != NULL ? tile_canonical_graph(r, graph_text, opts, buf, buf_size)
+                               : tile_canonical(r, spec, opts, buf, buf_size);
     if (n < 0)
         return -1;
     /* "...@1x.webp?...": the format in the path part, so that the key
@@ -121,16 +148,18 @@ static int build_picture_tile(field_request *fr, const query_args *q, char *err,
     int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &fr->q, err, err_size);
     if (rc != 0)
         return rc;
+    const char *graph = fr->graph ? fr->graph_text : NULL;
     if (r->ext == ROUTE_EXT_WEBP) {
-        if (tile_canonical_webp(r, &fr->q.spec, &fr->q.render, (int)fr->q.value[PARAM_QUALITY],
-                                fr->key, sizeof fr->key) < 0)
+        if (tile_canonical_webp_field(r, &fr->q.spec, graph, &fr->q.render,
+                                      (int)fr->q.value[PARAM_QUALITY], fr->key, sizeof fr->key) < 0)
             return key_too_long(err, err_size);
     } else {
         if (fr->q.given[PARAM_QUALITY]) {
             snprintf(err, err_size, "quality applies only to .webp tiles, not .png (PNG is lossless)");
             return ERR_BAD_REQUEST;
         }
-        if (tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key) < 0)
+        if ((graph != NULL ? tile_canonical_graph(r, graph, &fr->q.render, fr->key, sizeof fr->key)
+                           : tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key)) < 0)
             return key_too_long(err, err_size);
     }
     tile_etag(fr->key, fr->etag, sizeof fr->etag);
@@ -163,7 +192,7 @@ static int build_numbers(field_request *fr, const query_args *q, const char *acc
         g->width = g->height = px;
     }
     g->gzip = r->ext != ROUTE_EXT_PNG && gzip_accepted(accept_encoding);
-    if (heightsreq_key(r, g, fr->key, sizeof fr->key) < 0)
+    if (heightsreq_key_field(r, g, fr->graph ? fr->graph_text : NULL, fr->key, sizeof fr->key) < 0)
         return key_too_long(err, err_size);
     tile_etag(fr->key, fr->etag, sizeof fr->etag);
     fr->samples = (uint64_t)g->width * (uint64_t)g->height;
@@ -183,6 +212,21 @@ int fieldreq_build(field_request *fr, field_ask ask, const route *r, const query
                    const char *accept_encoding, const char *body, size_t body_len, char *err,
                    size_t err_size)
 {
+    return fieldreq_build_graph(fr, ask, r, q, NULL, accept_encoding, body, body_len, err,
+                                err_size);
+}
+
+int fieldreq_build_graph(field_request *fr, field_ask ask, const route *r, const query_args *q,
+                         const char *graph_text, const char *accept_encoding, const char *body,
+                         size_t body_len, char *err, size_t err_size)
+{
+    fr->graph = graph_text != NULL;
+    fr->graph_cost = 0;
+    fr->graph_dominant[0] = '\0';
+    if (graph_text != NULL)
+        snprintf(fr->graph_text, sizeof fr->graph_text, "%s", graph_text);
+    else
+        fr->graph_text[0] = '\0';
     fr->ask = ask;
     fr->r = *r;
     fr->key[0] = fr->etag[0] = '\0';
@@ -227,6 +271,19 @@ int fieldreq_build(field_request *fr, field_ask ask, const route *r, const query
     return 0;
 }
 
+int fieldreq_dims(const field_request *fr)
+{
+    (void)fr;
+    return 2; /* a batch's points are counted as 2D: its 3D cost is checked by its handler */
+}
+
+void fieldreq_set_graph_cost(field_request *fr, double per_sample, const char *dominant)
+{
+    fr->graph_cost = per_sample;
+    snprintf(fr->graph_dominant, sizeof fr->graph_dominant, "%s", dominant);
+    fr->cost = cost_graph(per_sample, fr->samples > 0 ? fr->samples : 1);
+}
+
 const noise_spec *fieldreq_spec(const field_request *fr)
 {
     return fr->ask == FIELD_ASK_NUMERIC_TILE || fr->ask == FIELD_ASK_GRID ? &fr->g.spec
@@ -238,6 +295,14 @@ int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size)
     uint64_t limit = fr->ask == FIELD_ASK_GRID ? COST_GRID_LIMIT : COST_REQUEST_LIMIT;
     if (fr->cost <= limit)
         return 0;
+    if (fr->graph) {
+        char msg[ERRORS_MSG_MAX];
+        if (cost_check_graph(fr->graph_cost, fr->samples, fr->gradients, limit, fr->graph_dominant,
+                             fr->lower_hint, msg, sizeof msg) == 0)
+            return 0;
+        errors_pointer_message(err, err_size, fr->graph_dominant, msg);
+        return ERR_TOO_COSTLY;
+    }
     return cost_check(fieldreq_spec(fr), fr->samples, fr->gradients, limit, fr->lower_hint, err,
                       err_size) != 0
                ? ERR_TOO_COSTLY

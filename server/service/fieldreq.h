@@ -13,6 +13,7 @@
 
 #include "base/etag.h"
 #include "heights/grid.h"
+#include "service/graphs.h"
 #include "service/query.h"
 #include "service/route.h"
 
@@ -27,8 +28,9 @@ typedef enum {
     FIELD_ASK_STATS         /* /stats: statistics of a window */
 } field_ask;
 
-/* The longest cache key (tiles) or ETag text (grids). */
-#define FIELDREQ_KEY_MAX 3072
+/* The longest cache key (tiles) or ETag text (grids): a graph's
+ * canonical text, a ramp and the rest. */
+#define FIELDREQ_KEY_MAX 8192
 
 typedef struct {
     field_ask ask;
@@ -48,6 +50,15 @@ typedef struct {
     int gradients;
     const char *lower_hint;
     uint64_t cost;          /* cost_estimate of the above (never 0) */
+    /* A graph request (/graph/ or a named graph that is not a single
+     * kind): the graph's canonical text is the field (q.spec / g.spec are
+     * a default spec, unused); its per-sample cost and the JSON pointer of
+     * the node dominating it are set when its cost is checked
+     * (fieldreq_check_cost). */
+    int graph;
+    double graph_cost;
+    char graph_dominant[256];
+    char graph_text[GRAPHS_TEXT_MAX];
 } field_request;
 
 /* What route r with query arguments q asks for (FIELD_ASK_NONE for a route
@@ -65,6 +76,13 @@ int fieldreq_build(field_request *out, field_ask ask, const route *r, const quer
                    const char *accept_encoding, const char *body, size_t body_len, char *err,
                    size_t err_size);
 
+/* fieldreq_build of a graph: graph_text (canonical) is the field of the
+ * request (NULL: the kind's, as fieldreq_build). The route's kind is not
+ * used; q must hold no field parameter. */
+int fieldreq_build_graph(field_request *out, field_ask ask, const route *r, const query_args *q,
+                         const char *graph_text, const char *accept_encoding, const char *body,
+                         size_t body_len, char *err, size_t err_size);
+
 /* The field a built request evaluates. */
 const noise_spec *fieldreq_spec(const field_request *fr);
 
@@ -73,15 +91,29 @@ const noise_spec *fieldreq_spec(const field_request *fr);
  * the cost, the limit and what to lower (cost_check). */
 int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size);
 
+/* A graph request's cost from its per-sample cost (graphs_prepare) and
+ * its samples: sets fr->graph_cost, fr->graph_dominant and fr->cost. */
+void fieldreq_set_graph_cost(field_request *fr, double per_sample, const char *dominant);
+
+/* The dimensions and gradients a request's cost is counted with (a batch
+ * of [x, y, t] points: 3, else 2). */
+int fieldreq_dims(const field_request *fr);
+
 /* The canonical request text of a picture tile, its cache key and hashed
  * into its ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".
  * Returns the length, or -1 if buf is too small. */
 int tile_canonical(const route *r, const noise_spec *spec, const render_opts *opts,
                    char *buf, size_t buf_size);
+/* The same for a graph: "graph/7/3/-1/2@1x?g=<canonical text>&palette=...". */
+int tile_canonical_graph(const route *r, const char *graph_text, const render_opts *opts,
+                         char *buf, size_t buf_size);
 /* The same for a .webp tile: "perlin/7/3/-1/2@1x.webp?<...>" and, for a
  * lossy tile (render_webp_lossless), "&quality=Q". */
 int tile_canonical_webp(const route *r, const noise_spec *spec, const render_opts *opts,
                         int quality, char *buf, size_t buf_size);
+/* The .webp key of a graph tile (graph_text not NULL) or a kind's. */
+int tile_canonical_webp_field(const route *r, const noise_spec *spec, const char *graph_text,
+                              const render_opts *opts, int quality, char *buf, size_t buf_size);
 /* The Content-Type of a picture tile's key: "image/webp" or "image/png". */
 const char *tile_content_type(const char *key);
 

@@ -12,6 +12,7 @@
 #include "base/errors.h"
 #include "base/etag.h"
 #include "service/cost.h"
+#include "service/graphs.h"
 #include "service/query.h"
 
 const char *heightsreq_ext_name(route_ext ext)
@@ -119,8 +120,18 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
 
 int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t buf_size)
 {
-    char field[512], window[160] = "", form[QUERY_RENDER_CANONICAL_MAX + 8];
-    if (noise_spec_canonical(&r->spec, field, sizeof field) < 0)
+    return heightsreq_canonical_field(r, is_grid, NULL, buf, buf_size);
+}
+
+int heightsreq_canonical_field(const grid_request *r, int is_grid, const char *graph_text,
+                               char *buf, size_t buf_size)
+{
+    char field[GRAPHS_TEXT_MAX + 8], window[160] = "", form[QUERY_RENDER_CANONICAL_MAX + 8];
+    if (graph_text != NULL) {
+        int n = snprintf(field, sizeof field, "g=%s", graph_text);
+        if (n < 0 || (size_t)n >= sizeof field)
+            return -1;
+    } else if (noise_spec_canonical(&r->spec, field, sizeof field) < 0)
         return -1;
     if (is_grid) {
         char x[32], y[32], step[32];
@@ -162,20 +173,27 @@ unsigned long heightsreq_key_calls(void)
 
 int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_size)
 {
+    return heightsreq_key_field(r, g, NULL, buf, buf_size);
+}
+
+int heightsreq_key_field(const route *r, const grid_request *g, const char *graph_text, char *buf,
+                         size_t buf_size)
+{
     atomic_fetch_add_explicit(&key_calls, 1, memory_order_relaxed);
-    char canon[1024];
+    char canon[GRAPHS_TEXT_MAX + 1024];
     int is_grid = r->id == ROUTE_GRID;
-    if (heightsreq_canonical(g, is_grid, canon, sizeof canon) < 0)
+    if (heightsreq_canonical_field(g, is_grid, graph_text, canon, sizeof canon) < 0)
         return -1;
     const char *ext = heightsreq_ext_name(r->ext);
+    const char *label = graph_text != NULL ? "graph" : noise_kind_name(r->kind);
     int n;
     if (is_grid)
         n = snprintf(buf, buf_size, "%s/%" PRIu32 "/grid.%s?%s#heights%d%s",
-                     noise_kind_name(r->kind), r->seed, ext, canon, HEIGHTS_VERSION,
+                     label, r->seed, ext, canon, HEIGHTS_VERSION,
                      g->gzip ? "#gzip" : "");
     else
         n = snprintf(buf, buf_size, "%s/%" PRIu32 "/%d/%" PRId64 "/%" PRId64 "@%dx.%s?%s#heights%d%s",
-                     noise_kind_name(r->kind), r->seed, r->z, r->x, r->y, r->scale, ext, canon,
+                     label, r->seed, r->z, r->x, r->y, r->scale, ext, canon,
                      HEIGHTS_VERSION, g->gzip ? "#gzip" : "");
     return (n < 0 || (size_t)n >= buf_size) ? -1 : n;
 }
@@ -198,12 +216,12 @@ int heightsreq_headers(const grid_request *g, reply *out)
 
 /* The estimated work of one band of g (cost.h): gradients for .npy with
  * gradient=1 and for shaded pictures. */
-static uint64_t grid_band_cost(const grid_request *g)
+static uint64_t grid_band_cost(const grid_request *g, double graph_cost)
 {
     int grads = (g->enc.format == HEIGHTS_NPY && g->enc.gradient && !g->picture) ||
                 (g->picture && g->render.shade);
     uint64_t samples = (uint64_t)g->width * (uint64_t)grid_band_rows(g);
-    return cost_estimate(&g->spec, samples, grads);
+    return g->graph != NULL ? cost_graph(graph_cost, samples) : cost_estimate(&g->spec, samples, grads);
 }
 
 /* REPLY_STREAM's side of a grid job: read hands over what the bands made;
@@ -224,6 +242,12 @@ static void stream_done(void *ctx) { grid_job_destroy(ctx); }
 
 int heightsreq_grid_stream(const grid_request *g, const char *etag, const char *if_none_match,
                            reply *out)
+{
+    return heightsreq_grid_stream_cost(g, 0, etag, if_none_match, out);
+}
+
+int heightsreq_grid_stream_cost(const grid_request *g, double graph_cost, const char *etag,
+                                const char *if_none_match, reply *out)
 {
     out->cache_control = GRID_CACHE_CONTROL;
     if (reply_header(out, "ETag", etag) != 0 || heightsreq_headers(g, out) != 0) {
@@ -249,6 +273,6 @@ int heightsreq_grid_stream(const grid_request *g, const char *etag, const char *
     out->stream.ctx = job;
     out->stream.block_bytes = 64 * 1024;
     out->stream.produce = stream_produce;
-    out->stream.produce_cost = grid_band_cost(g);
+    out->stream.produce_cost = grid_band_cost(g, graph_cost);
     return 0;
 }

@@ -46,12 +46,19 @@ int heightsreq_parse(const query_args *q, noise_kind kind, uint32_t seed, int is
  * or a picture's "&palette=gray&shade=0&zero=0"). Numbers in shortest
  * round-trip form. Returns the length, or -1 if buf is too small. */
 int heightsreq_canonical(const grid_request *r, int is_grid, char *buf, size_t buf_size);
+/* The same with the field a graph's (graph_text not NULL: "g=<text>"
+ * instead of the spec's parameters). */
+int heightsreq_canonical_field(const grid_request *r, int is_grid, const char *graph_text,
+                               char *buf, size_t buf_size);
 
 /* The key text of a numeric tile or grid request (cache key, hashed into
  * its ETag): "perlin/7/3/-1/2@1x.npy?<canonical>" for tiles (r->z..scale),
  * "perlin/7/grid.npy?<canonical>" for grids, then "#heights<version>", and
  * "#gzip" when the body is gzip-compressed. Returns the length or -1. */
 int heightsreq_key(const route *r, const grid_request *g, char *buf, size_t buf_size);
+/* The same for a graph (graph_text not NULL): "graph/7/grid.npy?g=...". */
+int heightsreq_key_field(const route *r, const grid_request *g, const char *graph_text, char *buf,
+                         size_t buf_size);
 
 /* The headers every numeric answer carries besides the caching ones:
  * Content-Type, X-Width, X-Height, and for .npy and .r16 Vary:
@@ -66,6 +73,10 @@ int heightsreq_headers(const grid_request *g, reply *out);
  * .r16, chunked otherwise). Computes nothing itself: cheap enough for the
  * connection thread. Returns 0 and fills *out; or ERR_NOMEM, ERR_INTERNAL.
  * Numeric tiles are cached answers (tile.h). */
+/* heightsreq_grid_stream of a graph's grid (g->graph set): its bands'
+ * cost from the graph's per-sample cost. */
+int heightsreq_grid_stream_cost(const grid_request *g, double graph_cost, const char *etag,
+                                const char *if_none_match, reply *out);
 int heightsreq_grid_stream(const grid_request *g, const char *etag, const char *if_none_match,
                            reply *out);
 

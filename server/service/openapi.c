@@ -14,6 +14,7 @@
 #include "base/daemon_limits.h"
 #include "base/errors.h"
 #include "noise.h"
+#include "noise_graph.h"
 #include "service/params.h"
 #include "service/query.h"
 #include "tiles/render.h"
@@ -365,6 +366,326 @@ static int fill(json_t *node)
     return 0;
 }
 
+/* ---- field graphs (noise_graph.h, docs/graphs.md) ----
+ *
+ * The graph JSON Schema: a node object per node name with its inputs and
+ * parameters (the node table of graph_ir.h, as the parser checks it); an
+ * input is a node, a number (a constant) or the name of an entry of the
+ * document's "nodes". */
+
+typedef struct {
+    const char *name;
+    const char *type; /* "number", "integer", "bool", "fractal", "seed", "pairs", "points" */
+    double def, lo, hi;
+    int lo_ex, hi_ex, required;
+} graph_param;
+
+typedef struct {
+    const char *name;
+    int min_in, max_in;
+    const char *about;
+    graph_param p[5];
+} graph_op;
+
+#define GFIN -DBL_MAX, DBL_MAX
+static const graph_op graph_ops[] = {
+    {"constant", 0, 0, "a constant (a bare number as an input is one)", {{"value", "number", 0, GFIN, 0, 0, 1}}},
+    {"x", 0, 0, "the x coordinate", {{0}}},
+    {"y", 0, 0, "the y coordinate", {{0}}},
+    {"t", 0, 0, "the t coordinate (0 in a 2D evaluation)", {{0}}},
+    {"distance", 0, 0, "euclidean distance from (px, py)",
+     {{"px", "number", 0, GFIN, 0, 0, 0}, {"py", "number", 0, GFIN, 0, 0, 0}}},
+    {"add", 2, 16, "sum, left to right", {{0}}},
+    {"sub", 2, 2, "a - b", {{0}}},
+    {"mul", 2, 16, "product, left to right", {{0}}},
+    {"div", 2, 2, "a / b, |b| held at 1e-9 or more with its sign", {{0}}},
+    {"min", 2, 16, "minimum (ties: the earlier input)", {{0}}},
+    {"max", 2, 16, "maximum (ties: the earlier input)", {{0}}},
+    {"smin", 2, 2, "quadratic smooth minimum", {{"k", "number", 0.1, 0, 1e6, 1, 0, 0}}},
+    {"smax", 2, 2, "quadratic smooth maximum", {{"k", "number", 0.1, 0, 1e6, 1, 0, 0}}},
+    {"neg", 1, 1, "-a", {{0}}},
+    {"abs", 1, 1, "|a|", {{0}}},
+    {"pow", 1, 1, "sign(a) |a|^exponent", {{"exponent", "number", 2, 0, 16, 1, 0, 0}}},
+    {"powi", 1, 1, "a^n", {{"n", "integer", 2, 0, 16, 0, 0, 0}}},
+    {"sqrt", 1, 1, "sqrt(max(a, 0))", {{0}}},
+    {"ssqrt", 1, 1, "sign(a) sqrt(|a|)", {{0}}},
+    {"clamp", 1, 1, "a held in [min, max]", {{"min", "number", -1, GFIN, 0, 0, 0}, {"max", "number", 1, GFIN, 0, 0, 0}}},
+    {"scale_bias", 1, 1, "a * scale + bias", {{"scale", "number", 1, GFIN, 0, 0, 0}, {"bias", "number", 0, GFIN, 0, 0, 0}}},
+    {"remap", 1, 1, "[from_min, from_max] mapped linearly onto [to_min, to_max], not clamped",
+     {{"from_min", "number", -1, GFIN, 0, 0, 0}, {"from_max", "number", 1, GFIN, 0, 0, 0},
+      {"to_min", "number", 0, GFIN, 0, 0, 0}, {"to_max", "number", 1, GFIN, 0, 0, 0}}},
+    {"curve", 1, 1, "monotone cubic through control points [x, y] (x increasing), the end values outside",
+     {{"points", "pairs", 0, GFIN, 0, 0, 1}}},
+    {"terrace", 1, 1, "libnoise's terrace through increasing values",
+     {{"points", "points", 0, GFIN, 0, 0, 1}, {"invert", "bool", 0, 0, 1, 0, 0, 0}, {"smooth", "bool", 0, 0, 1, 0, 0, 0}}},
+    {"blend", 3, 3, "a + (b - a)(c + 1)/2", {{0}}},
+    {"select", 3, 3, "b where lower <= c <= upper, else a, blended over falloff",
+     {{"lower", "number", -1, GFIN, 0, 0, 0}, {"upper", "number", 1, GFIN, 0, 0, 0}, {"falloff", "number", 0, 0, DBL_MAX, 0, 0, 0}}},
+    {"domain_scale", 1, 1, "the input at p * scale (scale nonzero)", {{"scale", "number", 1, -1e6, 1e6, 0, 0, 0}}},
+    {"domain_offset", 1, 1, "the input at p + (x, y, t)",
+     {{"x", "number", 0, GFIN, 0, 0, 0}, {"y", "number", 0, GFIN, 0, 0, 0}, {"t", "number", 0, GFIN, 0, 0, 0}}},
+    {"domain_rotate", 1, 1, "the input at p rotated by angle degrees", {{"angle", "number", 0, -360, 360, 0, 0, 0}}},
+    {"warp", 3, 3, "the first input at p + amplitude (second, third)", {{"amplitude", "number", 1, -1e6, 1e6, 0, 0, 0}}},
+    {"fractal", 1, 1, "octaves of the input at lacunarity^k p with per-octave seeds",
+     {{"type", "fractal", 0, 0, 0, 0, 0, 0}, {"octaves", "integer", 3, 1, 16, 0, 0, 0},
+      {"lacunarity", "number", 2, 1, 16, 0, 0, 0}, {"gain", "number", 0.5, 0, 1, 1, 0, 0},
+      {"strength", "number", 2, 0, 16, 1, 0, 0}}},
+    {"seed_offset", 1, 1, "the input with the seed in effect shifted", {{"seed", "seed", 0, 0, 0, 0, 0, 0}}},
+};
+
+static json_t *graph_param_schema(const graph_param *p)
+{
+    if (strcmp(p->type, "pairs") == 0)
+        return json_pack("{s:s,s:i,s:i,s:{s:s,s:{s:s},s:i,s:i}}", "type", "array", "minItems", 2,
+                         "maxItems", NOISE_GRAPH_MAX_POINTS, "items", "type", "array", "items",
+                         "type", "number", "minItems", 2, "maxItems", 2);
+    if (strcmp(p->type, "points") == 0)
+        return json_pack("{s:s,s:i,s:i,s:{s:s}}", "type", "array", "minItems", 2, "maxItems",
+                         NOISE_GRAPH_MAX_POINTS, "items", "type", "number");
+    if (strcmp(p->type, "bool") == 0)
+        return json_pack("{s:[i,i,b,b],s:i}", "enum", 0, 1, 0, 1, "default", 0);
+    if (strcmp(p->type, "fractal") == 0)
+        return json_pack("{s:s,s:[s,s,s,s],s:s}", "type", "string", "enum", "fbm", "ridged",
+                         "turbulence", "pingpong", "default", "fbm");
+    if (strcmp(p->type, "seed") == 0)
+        return json_pack("{s:s,s:i,s:I,s:i,s:s}", "type", "integer", "minimum", 0, "maximum",
+                         (json_int_t)4294967295LL, "default", 0, "description",
+                         "added to the seed in effect (mod 2^32)");
+    int integer = strcmp(p->type, "integer") == 0;
+    json_t *s = json_pack("{s:s}", "type", integer ? "integer" : "number");
+    if (fabs(p->lo) < DBL_MAX)
+        json_object_set_new(s, p->lo_ex ? "exclusiveMinimum" : "minimum", json_real(p->lo));
+    if (fabs(p->hi) < DBL_MAX)
+        json_object_set_new(s, p->hi_ex ? "exclusiveMaximum" : "maximum", json_real(p->hi));
+    if (!p->required)
+        json_object_set_new(s, "default", integer ? json_integer((json_int_t)p->def) : json_real(p->def));
+    return s;
+}
+
+/* One node's schema: {"node": NAME, "inputs": [...], params...}. */
+static json_t *graph_node_schema(const char *name, int min_in, int max_in, const char *about,
+                                 json_t *params, json_t *required)
+{
+    json_t *props = params;
+    json_object_set_new(props, "node", json_pack("{s:s}", "const", name));
+    if (max_in > 0)
+        json_object_set_new(props, "inputs",
+                            json_pack("{s:s,s:i,s:i,s:{s:s}}", "type", "array", "minItems", min_in,
+                                      "maxItems", max_in, "items", "$ref",
+                                      "#/components/schemas/GraphInput"));
+    json_array_append_new(required, json_string("node"));
+    if (max_in > 0)
+        json_array_append_new(required, json_string("inputs"));
+    return json_pack("{s:s,s:s,s:o,s:o,s:b}", "type", "object", "description", about,
+                     "properties", props, "required", required, "additionalProperties", 0);
+}
+
+/* The schemas GraphNode, GraphInput and Graph (the document). */
+static int add_graph_schemas(json_t *schemas)
+{
+    json_t *variants = json_array(), *names = json_array();
+    /* the kinds: every field parameter the kind takes, and seed */
+    size_t n_params;
+    const noise_param *params = noise_params(&n_params);
+    for (int k = 0; k < NOISE_KIND_COUNT; k++) {
+        json_t *props = json_object();
+        for (size_t i = 0; i < n_params; i++) {
+            if (!noise_param_applies(&params[i], (noise_kind)k))
+                continue;
+            param_row r;
+            memset(&r, 0, sizeof r);
+            r.p = params[i];
+            r.id = -1;
+            json_object_set_new(props, params[i].name, param_schema(&r));
+        }
+        graph_param seed = {"seed", "seed", 0, 0, 0, 0, 0, 0};
+        json_object_set_new(props, "seed", graph_param_schema(&seed));
+        char about[160];
+        snprintf(about, sizeof about, "a %s source: the kind's field with its query parameters",
+                 noise_kind_name((noise_kind)k));
+        json_array_append_new(names, json_string(noise_kind_name((noise_kind)k)));
+        json_array_append_new(variants, graph_node_schema(noise_kind_name((noise_kind)k), 0, 0,
+                                                          about, props, json_array()));
+    }
+    for (size_t o = 0; o < sizeof graph_ops / sizeof *graph_ops; o++) {
+        const graph_op *op = &graph_ops[o];
+        json_t *props = json_object(), *required = json_array();
+        for (int i = 0; i < 5 && op->p[i].name != NULL; i++) {
+            json_object_set_new(props, op->p[i].name, graph_param_schema(&op->p[i]));
+            if (op->p[i].required)
+                json_array_append_new(required, json_string(op->p[i].name));
+        }
+        json_array_append_new(names, json_string(op->name));
+        json_array_append_new(variants, graph_node_schema(op->name, op->min_in, op->max_in,
+                                                          op->about, props, required));
+    }
+    json_t *node = json_pack("{s:s,s:s,s:{s:{s:o}},s:[s],s:o}", "type", "object", "description",
+                             "A node of a field graph (docs/graphs.md): its name in node, its "
+                             "inputs, its parameters (defaults may be left out)",
+                             "properties", "node", "enum", names, "required", "node", "oneOf",
+                             variants);
+    json_t *input = json_pack(
+        "{s:s,s:[{s:s},{s:s,s:s},{s:s,s:s,s:s}]}", "description",
+        "An input: a node, a number (a constant) or the name of an entry of the document's nodes",
+        "anyOf", "$ref", "#/components/schemas/GraphNode", "type", "number", "description",
+        "a constant", "type", "string", "pattern", "^[A-Za-z_][A-Za-z0-9_-]*$", "description",
+        "a named sub-graph");
+    json_t *graph = json_pack(
+        "{s:s,s:[{s:s},{s:s,s:[s,s],s:{s:{s:s,s:{s:s}},s:{s:s}},s:b}]}", "description",
+        "A field graph: a node, or {nodes: {NAME: INPUT...}, output: INPUT} where sub-graphs "
+        "written once are used by name",
+        "oneOf", "$ref", "#/components/schemas/GraphNode", "type", "object", "required", "nodes",
+        "output", "properties", "nodes", "type", "object", "additionalProperties", "$ref",
+        "#/components/schemas/GraphInput", "output", "$ref", "#/components/schemas/GraphInput",
+        "additionalProperties", 0);
+    json_t *posted = json_pack(
+        "{s:s,s:[s,s,s,s,s,s,s,s],s:{s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s},s:{s:s}}}",
+        "type", "object", "required", "graph", "json", "nodes", "depth", "tiles", "tilejson",
+        "point", "grid", "properties", "graph", "type", "string", "json", "$ref",
+        "#/components/schemas/Graph", "nodes", "type", "integer", "depth", "type", "integer",
+        "tiles", "type", "string", "tilejson", "$ref", "#/components/schemas/TileJSON", "point",
+        "type", "string", "grid", "type", "string");
+    json_t *list = json_pack(
+        "{s:s,s:[s],s:{s:{s:s,s:{s:s,s:[s,s,s,s],s:{s:{s:s},s:{s:s},s:{s:s},s:{s:s}}}}}}", "type",
+        "object", "required", "graphs", "properties", "graphs", "type", "array", "items", "type",
+        "object", "required", "name", "description", "graph", "json", "properties", "name", "type",
+        "string", "description", "type", "string", "graph", "type", "string", "json", "$ref",
+        "#/components/schemas/Graph");
+    if (node == NULL || input == NULL || graph == NULL || posted == NULL || list == NULL ||
+        json_object_set_new(schemas, "GraphNode", node) != 0 ||
+        json_object_set_new(schemas, "GraphInput", input) != 0 ||
+        json_object_set_new(schemas, "Graph", graph) != 0 ||
+        json_object_set_new(schemas, "GraphPosted", posted) != 0 ||
+        json_object_set_new(schemas, "GraphList", list) != 0)
+        return -1;
+    /* the error body's pointer */
+    json_t *err_props = json_object_get(
+        json_object_get(json_object_get(json_object_get(schemas, "Error"), "properties"), "error"),
+        "properties");
+    return json_object_set_new(err_props, "pointer",
+                               json_pack("{s:s,s:s}", "type", "string", "description",
+                                         "a graph's error: the JSON pointer (RFC 6901) of the node "
+                                         "or parameter, in the document as written (for g=, in "
+                                         "its canonical JSON)"));
+}
+
+/* A graph twin of a kind's operation: field parameters left out, g= in
+ * front (named graphs take neither), 422 possible (a graph's work). */
+static json_t *graph_operation(json_t *op, const char *suffix)
+{
+    json_t *g = json_deep_copy(op);
+    const char *id = json_string_value(json_object_get(g, "operationId"));
+    char buf[96];
+    if (id == NULL)
+        return g;
+    snprintf(buf, sizeof buf, "%s%s", id, suffix);
+    json_object_set_new(g, "operationId", json_string(buf));
+    json_t *params = json_object_get(g, "parameters");
+    if (json_is_array(params)) {
+        size_t n_field;
+        const noise_param *field = noise_params(&n_field);
+        json_t *kept = json_array();
+        json_array_append_new(kept, json_pack("{s:s}", "$ref", "#/components/parameters/g"));
+        size_t i;
+        json_t *p;
+        json_array_foreach(params, i, p) {
+            const char *name = json_string_value(json_object_get(p, "name"));
+            int is_field = 0;
+            for (size_t k = 0; name != NULL && k < n_field; k++)
+                is_field |= strcmp(field[k].name, name) == 0;
+            if (!is_field)
+                json_array_append(kept, p);
+        }
+        json_object_set_new(g, "parameters", kept);
+    }
+    json_t *responses = json_object_get(g, "responses");
+    if (json_is_object(responses) && json_object_get(responses, "200") != NULL &&
+        json_object_get(responses, "422") == NULL)
+        json_object_set_new(responses, "422", json_pack("{s:s}", "$ref", "#/components/responses/TooCostly"));
+    return g;
+}
+
+static int add_graph_paths(json_t *doc)
+{
+    json_t *paths = json_object_get(doc, "paths"), *twins = json_object();
+    const char *path;
+    json_t *item;
+    json_object_foreach(paths, path, item) {
+        if (strncmp(path, "/{kind}/{seed}/", 15) != 0)
+            continue;
+        char gpath[160];
+        snprintf(gpath, sizeof gpath, "/graph/{seed}/%s", path + 15);
+        json_t *twin = json_object();
+        const char *method;
+        json_t *op;
+        json_object_foreach(item, method, op) {
+            if (strcmp(method, "parameters") == 0) {
+                json_t *kept = json_array();
+                size_t i;
+                json_t *p;
+                json_array_foreach(op, i, p)
+                    if (strcmp(json_string_value(json_object_get(p, "$ref")) ? json_string_value(json_object_get(p, "$ref")) : "",
+                               "#/components/parameters/kind") != 0)
+                        json_array_append(kept, p);
+                json_object_set_new(twin, "parameters", kept);
+            } else if (strcmp(method, "summary") == 0) {
+                char s[300];
+                snprintf(s, sizeof s, "%s, of the graph in g", json_string_value(op));
+                json_object_set_new(twin, "summary", json_string(s));
+            } else {
+                json_object_set_new(twin, method, graph_operation(op, "Graph"));
+            }
+        }
+        json_object_set_new(twins, gpath, twin);
+    }
+    json_object_update(paths, twins);
+    json_decref(twins);
+    json_t *posted_ok = json_pack("{s:s,s:{s:{s:{s:s}}}}", "description",
+                                  "The graph's canonical text and JSON, its node count and depth, "
+                                  "and absolute URL templates of its tiles, TileJSON, point and grid",
+                                  "content", "application/json", "schema", "$ref",
+                                  "#/components/schemas/GraphPosted");
+    json_t *list_ok = json_pack("{s:s,s:{s:{s:{s:s}}}}", "description", "The list", "content",
+                                "application/json", "schema", "$ref",
+                                "#/components/schemas/GraphList");
+    json_t *get = json_pack("{s:s,s:s,s:{s:o,s:{s:s}}}", "operationId", "getGraphs", "summary",
+                            "The named graphs: the presets built in and those --graphs FILE loaded",
+                            "responses", "200", list_ok, "405", "$ref",
+                            "#/components/responses/MethodNotAllowed");
+    json_t *seed = json_pack("{s:s,s:s,s:b,s:s,s:{s:s,s:i,s:I,s:i}}", "name", "seed", "in",
+                             "query", "required", 0, "description",
+                             "the seed of the URLs written (default 0)", "schema", "type",
+                             "integer", "minimum", 0, "maximum", (json_int_t)4294967295LL,
+                             "default", 0);
+    json_t *body = json_pack("{s:b,s:{s:{s:{s:s}}}}", "required", 1, "content", "application/json",
+                             "schema", "$ref", "#/components/schemas/Graph");
+    json_t *post_responses = json_pack(
+        "{s:o,s:{s:s},s:{s:s},s:{s:s}}", "200", posted_ok, "400", "$ref",
+        "#/components/responses/BadRequest", "405", "$ref", "#/components/responses/MethodNotAllowed",
+        "413", "$ref", "#/components/responses/TooLarge");
+    json_t *post = json_pack("{s:s,s:s,s:[o],s:o,s:o}", "operationId", "postGraph", "summary",
+                             "A graph's canonical form and URL templates (400 naming the node by "
+                             "JSON pointer when it is bad)",
+                             "parameters", seed, "requestBody", body, "responses", post_responses);
+    json_t *options = json_pack("{s:s,s:s,s:{s:{s:s}}}", "operationId", "optionsGraphs", "summary",
+                                "CORS preflight", "responses", "204", "$ref",
+                                "#/components/responses/Preflight");
+    json_t *api = json_pack("{s:o,s:o,s:o}", "get", get, "post", post, "options", options);
+    if (api == NULL || json_object_set_new(paths, "/api/graphs", api) != 0)
+        return -1;
+    json_t *gparam = json_pack(
+        "{s:s,s:s,s:b,s:s,s:{s:s,s:i,s:s}}", "name", "g", "in", "query", "required", 1,
+        "description",
+        "The graph in its canonical text (POST its JSON to /api/graphs for it); other spellings "
+        "are 400 quoting the canonical form. A graph that is one source node with seed offset 0 "
+        "answers exactly as its kind's URL. Named graphs are served at /{name}/{seed}/... the "
+        "same way, without g (GET /api/graphs lists them).",
+        "schema", "type", "string", "maxLength", NOISE_GRAPH_MAX_TEXT, "pattern",
+        "^[A-Za-z0-9(),:$._-]+$");
+    return json_object_set_new(json_object_get(json_object_get(doc, "components"), "parameters"),
+                               "g", gparam);
+}
+
 json_t *openapi_document(void)
 {
     /* ' -> ", and the numeric limits spliced in as text. */
@@ -410,7 +731,8 @@ json_t *openapi_document(void)
         fprintf(stderr, "openapi template: %s at column %d\n", jerr.text, jerr.column);
         return NULL;
     }
-    if (fill(doc) != 0 || add_too_costly(doc) != 0) {
+    if (fill(doc) != 0 || add_too_costly(doc) != 0 || add_graph_paths(doc) != 0 ||
+        add_graph_schemas(json_object_get(json_object_get(doc, "components"), "schemas")) != 0) {
         json_decref(doc);
         return NULL;
     }

@@ -104,6 +104,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
     if (strcmp(path, "/metrics") == 0) { out->id = ROUTE_METRICS; return 0; }
     if (strcmp(path, "/openapi.json") == 0) { out->id = ROUTE_OPENAPI; return 0; }
     if (strcmp(path, "/api/kinds") == 0) { out->id = ROUTE_KINDS; return 0; }
+    if (strcmp(path, "/api/graphs") == 0) { out->id = ROUTE_GRAPHS; return 0; }
     if (strcmp(path, "/api/tilematrixset.json") == 0) { out->id = ROUTE_TMS; return 0; }
     if (path[0] != '/')
         return 0;
@@ -172,20 +173,28 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         if (len[0] > 0 && len[0] < sizeof first && n >= 2) {
             memcpy(first, seg[0], len[0]);
             first[len[0]] = '\0';
-            if (noise_kind_from_name(first, &k) == 0)
+            if (noise_kind_from_name(first, &k) == 0 || strcmp(first, "graph") == 0)
                 return wrong_shape(path, err, err_size);
         }
         return 0;
     }
 
     /* The kind: a known name, or 404 naming the kinds there are. */
-    char kind_name[16];
+    char kind_name[ROUTE_NAME_MAX + 1];
     if (len[0] >= sizeof kind_name || len[0] == 0 || memchr(seg[0], '\0', len[0]) != NULL)
         goto unknown_kind; /* "%00" would cut the name: "perlin%00evil" is no kind */
     memcpy(kind_name, seg[0], len[0]);
     kind_name[len[0]] = '\0';
-    if (noise_kind_from_name(kind_name, &out->kind) != 0)
-        goto unknown_kind;
+    if (strcmp(kind_name, "graph") == 0) {
+        out->field = ROUTE_FIELD_GRAPH;
+        out->kind = NOISE_PERLIN; /* not used: the field is g= */
+    } else if (noise_kind_from_name(kind_name, &out->kind) != 0) {
+        if (!route_graph_name_ok(kind_name, len[0]))
+            goto unknown_kind;
+        out->field = ROUTE_FIELD_NAMED;
+        out->kind = NOISE_PERLIN;
+        memcpy(out->name, kind_name, len[0] + 1);
+    }
 
     int64_t v;
     if (route_parse_int(seg[1], len[1], 0, UINT32_MAX, &v) != 0)
@@ -231,6 +240,22 @@ unknown_kind: {
         out->id = id;
         return ERR_UNKNOWN_KIND;
     }
+}
+
+int route_graph_name_ok(const char *s, size_t len)
+{
+    if (len == 0 || len > ROUTE_NAME_MAX || s[0] < 'a' || s[0] > 'z')
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_' ||
+              s[i] == '-'))
+            return 0;
+    char name[ROUTE_NAME_MAX + 1];
+    memcpy(name, s, len);
+    name[len] = '\0';
+    noise_kind k;
+    return noise_kind_from_name(name, &k) != 0 && strcmp(name, "graph") != 0 &&
+           strcmp(name, "api") != 0;
 }
 
 static const struct {

@@ -46,6 +46,8 @@ typedef enum {
     XX(STATS, "stats", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_POOL, handle_stats)       \
     XX(TILEJSON, "tilejson", ROUTE_READ, ROUTE_TAKES_QUERY, ROUTE_ADMIT_RUN, handle_tilejson) \
     XX(KINDS, "kinds", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_kinds)                        \
+    XX(GRAPHS, "graphs", ROUTE_READ | ROUTE_POST, ROUTE_TAKES_QUERY | ROUTE_TAKES_BODY,      \
+       ROUTE_ADMIT_RUN, handle_graphs)                                                      \
     XX(HEALTHZ, "healthz", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_healthz)                  \
     XX(METRICS, "metrics", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_metrics)                  \
     XX(OPENAPI, "openapi", ROUTE_READ, 0, ROUTE_ADMIT_RUN, handle_openapi)                  \
@@ -62,8 +64,20 @@ typedef enum {
 /* The file type a tile or grid path ends in. */
 typedef enum { ROUTE_EXT_PNG = 0, ROUTE_EXT_NPY, ROUTE_EXT_R16, ROUTE_EXT_WEBP } route_ext;
 
+/* Whose field a field route names (its first segment). */
+typedef enum {
+    ROUTE_FIELD_KIND = 0, /* /{kind}/...: the kind's field, parameters in the query */
+    ROUTE_FIELD_GRAPH,    /* /graph/...: the graph in g= (canonical text) */
+    ROUTE_FIELD_NAMED     /* /{name}/...: a preset or a graph loaded with --graphs */
+} route_field;
+
+/* A named graph's name: [a-z][a-z0-9_-]{0,31}, not a kind, "graph" or "api". */
+#define ROUTE_NAME_MAX 32
+
 typedef struct {
     route_id id;
+    route_field field; /* field routes: a kind, /graph/ or a named graph */
+    char name[ROUTE_NAME_MAX + 1]; /* ROUTE_FIELD_NAMED: the name as written */
     noise_kind kind;  /* field routes */
     uint32_t seed;    /* field routes */
     int z;            /* tiles: ROUTE_MIN_Z..30 */
@@ -89,7 +103,11 @@ typedef struct {
 
 /* Parses path (the raw, still percent-encoded path of the request, without
  * the query string); each segment is percent-decoded as the query is
- * (query_unescape), so /per%6Cin/7/point is /perlin/7/point. Returns 0 and
+ * (query_unescape), so /per%6Cin/7/point is /perlin/7/point. A field shape
+ * whose first segment is "graph" is a graph route (field ROUTE_FIELD_GRAPH),
+ * one whose first segment may be a graph's name (route_graph_name_ok) a
+ * named route (ROUTE_FIELD_NAMED, out->name: the service says whether it
+ * exists). Returns 0 and
  * fills *out (id ROUTE_STATIC for any path that is not an API shape); or,
  * with a message in err: ERR_UNKNOWN_KIND (a field shape whose kind is not
  * a kind: the message names the kinds); ERR_NOT_FOUND (a path starting with
@@ -130,5 +148,9 @@ int route_allows(route_id id, const char *method);
  * 1..20 digits, nothing else, value in [min, max]. Returns 0 and sets *out,
  * or -1. */
 int route_parse_int(const char *s, size_t len, int64_t min, int64_t max, int64_t *out);
+
+/* 1 if s[0..len) may name a graph: [a-z][a-z0-9_-]{0,31}, not a kind name,
+ * "graph" or "api". */
+int route_graph_name_ok(const char *s, size_t len);
 
 #endif

@@ -8,6 +8,9 @@
 #include <strings.h>
 
 #include "service/api.h"
+#include "service/graphapi.h"
+#include "service/graphs.h"
+#include "service/params.h"
 #include "base/daemon_limits.h"
 #include "base/errors.h"
 #include "service/files.h"
@@ -30,7 +33,8 @@ struct service {
     config cfg;
     metrics *metrics;
     tile_service *tiles;
-    document kinds, healthz, openapi, tms;
+    graphs *graphs;
+    document kinds, healthz, openapi, tms, graph_list;
     char fallback_base[128];
 };
 
@@ -55,13 +59,20 @@ service *service_create(const config *cfg, char *err, size_t err_size)
     s->metrics = metrics_create();
     if (s->metrics == NULL)
         goto fail;
+    s->graphs = graphs_create(cfg->graphs_file, err, err_size);
+    if (s->graphs == NULL) {
+        service_destroy(s);
+        return NULL;
+    }
     s->tiles = tile_service_create(cfg->cache_mb * 1024 * 1024, s->metrics);
     if (s->tiles == NULL)
         goto fail;
+    tile_service_set_graphs(s->tiles, s->graphs);
     if (document_build(&s->kinds, api_kinds_document()) != 0 ||
         document_build(&s->healthz, json_pack("{s:s}", "status", "ok")) != 0 ||
         document_build(&s->openapi, openapi_document()) != 0 ||
-        document_build(&s->tms, api_tms_document()) != 0)
+        document_build(&s->tms, api_tms_document()) != 0 ||
+        document_build(&s->graph_list, graphs_list_document(s->graphs)) != 0)
         goto fail;
     return s;
 fail:
@@ -82,7 +93,10 @@ void service_destroy(service *s)
     free(s->openapi.gz);
     free(s->tms.text);
     free(s->tms.gz);
+    free(s->graph_list.text);
+    free(s->graph_list.gz);
     tile_service_destroy(s->tiles);
+    graphs_destroy(s->graphs);
     metrics_destroy(s->metrics);
     free(s);
 }
@@ -217,30 +231,64 @@ static int handle_tile(service *s, const service_request *rq, reply *out, char *
     return tile_answer(s->tiles, &rq->field, rq->if_none_match, out, err, err_size);
 }
 
+/* A graph request's prepared graph (from the cache of prepared graphs):
+ * a reference the caller releases; NULL with an error code in *rc. */
+static fieldsrc_graph *request_graph(service *s, const field_request *fr, int *rc, char *err,
+                                     size_t err_size)
+{
+    *rc = 0;
+    fieldsrc_graph *g = graphs_prepare(s->graphs, fr->graph_text, fr->r.seed, fr->gradients, 2,
+                                       NULL, NULL, rc, err, err_size);
+    return g;
+}
+
 /* Answered at admission (ROUTE_ADMIT_STREAM): the stream computes nothing
  * until its bands are produced. */
 static int handle_grid(service *s, const service_request *rq, reply *out, char *err,
                        size_t err_size)
 {
-    (void)s;
-    (void)err;
-    (void)err_size;
+    if (rq->field.graph) {
+        int rc;
+        grid_request g = rq->field.g;
+        g.graph = request_graph(s, &rq->field, &rc, err, err_size);
+        if (g.graph == NULL)
+            return rc;
+        rc = heightsreq_grid_stream_cost(&g, rq->field.graph_cost, rq->field.etag,
+                                         rq->if_none_match, out);
+        fieldsrc_graph_release(g.graph); /* the stream's job holds its own */
+        return rc;
+    }
     return heightsreq_grid_stream(&rq->field.g, rq->field.etag, rq->if_none_match, out);
 }
 
 static int handle_point(service *s, const service_request *rq, reply *out, char *err,
                         size_t err_size)
 {
-    (void)s;
-    (void)err;
-    (void)err_size;
+    if (rq->field.graph) {
+        int rc;
+        fieldsrc_graph *g = request_graph(s, &rq->field, &rc, err, err_size);
+        if (g == NULL)
+            return rc;
+        rc = graphapi_point(&rq->field.r, rq->field.graph_text, g, &rq->field.q, out);
+        fieldsrc_graph_release(g);
+        return rc;
+    }
     return api_point(&rq->field.r, &rq->field.q, out);
 }
 
 static int handle_points(service *s, const service_request *rq, reply *out, char *err,
                          size_t err_size)
 {
-    (void)s;
+    if (rq->field.graph) {
+        int rc;
+        fieldsrc_graph *g = request_graph(s, &rq->field, &rc, err, err_size);
+        if (g == NULL)
+            return rc;
+        rc = graphapi_points(&rq->field.r, rq->field.graph_text, g,
+                             rq->body != NULL ? rq->body : "", rq->body_len, out, err, err_size);
+        fieldsrc_graph_release(g);
+        return rc;
+    }
     return api_points(&rq->field.r, &rq->field.q, rq->body != NULL ? rq->body : "",
                       rq->body_len, out, err, err_size);
 }
@@ -248,9 +296,15 @@ static int handle_points(service *s, const service_request *rq, reply *out, char
 static int handle_stats(service *s, const service_request *rq, reply *out, char *err,
                         size_t err_size)
 {
-    (void)s;
-    (void)err;
-    (void)err_size;
+    if (rq->field.graph) {
+        int rc;
+        fieldsrc_graph *g = request_graph(s, &rq->field, &rc, err, err_size);
+        if (g == NULL)
+            return rc;
+        rc = graphapi_stats(&rq->field.r, rq->field.graph_text, g, &rq->field.q, out);
+        fieldsrc_graph_release(g);
+        return rc;
+    }
     return api_stats(&rq->field.r, &rq->field.q, out);
 }
 
@@ -260,7 +314,9 @@ static int handle_tilejson(service *s, const service_request *rq, reply *out, ch
     char base[600];
     int vary;
     base_url(s, rq, base, sizeof base, &vary);
-    int rc = api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
+    int rc = rq->graph ? graphapi_tilejson(&rq->route, rq->graph_text, &rq->query, base, out, err,
+                                           err_size)
+                       : api_tilejson(&rq->route, &rq->query, base, out, err, err_size);
     if (rc == 0 && vary)
         out->vary |= REPLY_VARY_BASE_URL;
     return rc;
@@ -312,6 +368,26 @@ static int handle_kinds(service *s, const service_request *rq, reply *out, char 
     (void)err;
     (void)err_size;
     return document_reply(rq, &s->kinds, "no-cache", out);
+}
+
+/* GET /api/graphs: the named graphs; POST: a graph's canonical URLs. */
+static int handle_graphs(service *s, const service_request *rq, reply *out, char *err,
+                         size_t err_size)
+{
+    if (strcmp(rq->method, "POST") != 0) {
+        if (rq->query.n > 0) {
+            snprintf(err, err_size, "GET /api/graphs takes no parameters (POST a graph with ?seed=)");
+            return ERR_BAD_REQUEST;
+        }
+        return document_reply(rq, &s->graph_list, "no-cache", out);
+    }
+    char base[600];
+    int vary;
+    base_url(s, rq, base, sizeof base, &vary);
+    int rc = graphapi_post(&rq->query, rq->body, rq->body_len, base, out, err, err_size);
+    if (rc == 0 && vary)
+        out->vary |= REPLY_VARY_BASE_URL;
+    return rc;
 }
 
 static int handle_healthz(service *s, const service_request *rq, reply *out, char *err,
@@ -415,6 +491,96 @@ static char *origin_form(service_request *rq, char *target, int *no_path)
     return auth + alen;
 }
 
+/* 404 for a name that is neither a kind nor a named graph. */
+static int unknown_name(const service *s, const char *name, char *err, size_t err_size)
+{
+    char kinds[80] = "", names[600];
+    for (int k = 0; k < NOISE_KIND_COUNT; k++) {
+        size_t used = strlen(kinds);
+        snprintf(kinds + used, sizeof kinds - used, "%s%s", k ? ", " : "",
+                 noise_kind_name((noise_kind)k));
+    }
+    graphs_names(s->graphs, names, sizeof names);
+    snprintf(err, err_size, "unknown kind or graph '%s' (kinds: %s; graphs: %s; or /graph/{seed}/...?g=)",
+             name, kinds, names[0] ? names : "none");
+    return ERR_UNKNOWN_KIND;
+}
+
+/* A graph route's field: g= (or the name) decoded into rq->graph_text;
+ * the kinds' field parameters refused; a graph that is one kind's field
+ * turned into that kind's URL. */
+static int resolve_graph(service *s, service_request *rq, char *err, size_t err_size)
+{
+    query_args *q = &rq->query;
+    const char *text = NULL;
+    int named = rq->route.field == ROUTE_FIELD_NAMED;
+    size_t kept = 0;
+    char b[64];
+    for (size_t i = 0; i < q->n; i++) {
+        const char *name = q->names[i];
+        param_row row;
+        if (strcmp(name, "g") == 0) {
+            if (named) {
+                snprintf(err, err_size,
+                         "g is not taken by the named graph %s (it is the graph); another graph "
+                         "is /graph/{seed}/...?g=", rq->route.name);
+                return ERR_BAD_REQUEST;
+            }
+            if (text != NULL) {
+                snprintf(err, err_size, "parameter 'g' given twice");
+                return ERR_BAD_REQUEST;
+            }
+            text = q->values[i];
+            continue;
+        }
+        if (params_find(name, PARAMS_FIELD, &row) == 0 && row.id < 0) {
+            snprintf(err, err_size,
+                     "%s is a parameter of a kind, not of a graph URL: set it on a source node "
+                     "in g, e.g. perlin(%s:...)", query_shown(name, 40, b, sizeof b),
+                     query_shown(name, 40, b, sizeof b));
+            return ERR_BAD_REQUEST;
+        }
+        q->names[kept] = q->names[i];
+        q->values[kept] = q->values[i];
+        kept++;
+    }
+    q->n = kept;
+    if (named)
+        text = graphs_named(s->graphs, rq->route.name);
+    if (text == NULL) {
+        errors_pointer_message(err, err_size, "",
+                               "missing parameter 'g' (the graph's canonical text; POST its JSON "
+                               "to /api/graphs for its URLs)");
+        return ERR_BAD_REQUEST;
+    }
+    noise_spec spec;
+    int is_spec = 0;
+    int rc = graphs_decode(text, strlen(text), rq->graph_text, &is_spec, &spec, err, err_size);
+    if (rc != 0)
+        return rc;
+    if (!is_spec) {
+        rq->graph = 1;
+        return 0;
+    }
+    /* one kind's field: its URL, the same bytes, keys and ETags */
+    rq->route.field = ROUTE_FIELD_KIND;
+    rq->route.kind = spec.kind;
+    rq->graph = 0;
+    if (noise_spec_canonical(&spec, rq->graph_args, sizeof rq->graph_args) < 0) {
+        snprintf(err, err_size, "graph parameters too long");
+        return ERR_INTERNAL;
+    }
+    query_args extra;
+    rc = query_split(rq->graph_args, &extra, err, err_size);
+    for (size_t i = 0; rc == 0 && i < extra.n; i++)
+        if (query_args_add(q, extra.names[i], strlen(extra.names[i]), extra.values[i],
+                           strlen(extra.values[i])) != 0) {
+            snprintf(err, err_size, "%s", q->msg);
+            rc = ERR_BAD_REQUEST;
+        }
+    return rc;
+}
+
 static int prepare(service *s, service_request *rq, reply *out, char *err, size_t err_size)
 {
     int no_path;
@@ -443,6 +609,9 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
     }
 
     int rc = route_parse(rq->path, &rq->route, err, err_size);
+    if (rc == 0 && rq->route.field == ROUTE_FIELD_NAMED &&
+        graphs_named(s->graphs, rq->route.name) == NULL)
+        rc = unknown_name(s, rq->route.name, err, err_size);
     route_id id = rq->route.id;
     unsigned int method = route_method_bit(rq->method);
     if ((rc == ERR_UNKNOWN_KIND || rc == ERR_NOT_FOUND) && (method & (ROUTE_GET | ROUTE_HEAD))) {
@@ -477,6 +646,8 @@ static int prepare(service *s, service_request *rq, reply *out, char *err, size_
         if (rc != 0)
             return rc;
     }
+    if (rq->route.field != ROUTE_FIELD_KIND)
+        return resolve_graph(s, rq, err, err_size);
     return 0;
 }
 
@@ -486,6 +657,8 @@ int service_prepare(service *s, service_request *rq, reply *out)
     memset(&rq->route, 0, sizeof rq->route);
     memset(&rq->query, 0, sizeof rq->query);
     rq->route.id = ROUTE_NONE;
+    rq->graph = 0;
+    rq->graph_text[0] = '\0';
     rq->field.ask = FIELD_ASK_NONE;
     int rc = prepare(s, rq, out, err, sizeof err);
     if (rc == 1)
@@ -541,13 +714,26 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
             return 1;
     }
     if (rc == 0)
-        rc = fieldreq_build(fr, ask, &rq->route, &rq->query, rq->accept_encoding,
-                            (route_takes(id) & ROUTE_TAKES_BODY) ? rq->body : NULL, rq->body_len,
-                            err, sizeof err);
+        rc = fieldreq_build_graph(fr, ask, &rq->route, &rq->query, rq->graph ? rq->graph_text : NULL,
+                                  rq->accept_encoding,
+                                  (route_takes(id) & ROUTE_TAKES_BODY) ? rq->body : NULL,
+                                  rq->body_len, err, sizeof err);
     if (rc == 0 && how == ROUTE_ADMIT_CACHED) {
         rc = tile_lookup(s->tiles, fr, rq->raw_target, rq->if_none_match, out);
         if (rc == 1)
             return 1;
+    }
+    if (rc == 0 && fr->graph) {
+        /* the graph prepared for its seed (or found prepared): its cost */
+        double per_sample = 0;
+        char dominant[256] = "";
+        fieldsrc_graph *g = graphs_prepare(s->graphs, fr->graph_text, fr->r.seed, fr->gradients,
+                                           fieldreq_dims(fr), &per_sample, dominant, &rc, err,
+                                           sizeof err);
+        if (g != NULL) {
+            fieldsrc_graph_release(g);
+            fieldreq_set_graph_cost(fr, per_sample, dominant);
+        }
     }
     if (rc == 0)
         rc = fieldreq_check_cost(fr, err, sizeof err);

@@ -22,6 +22,7 @@
 
 #include "service/config.h"
 #include "service/fieldreq.h"
+#include "service/graphs.h"
 #include "service/metrics.h"
 #include "service/query.h"
 #include "service/reply.h"
@@ -58,6 +59,15 @@ typedef struct {
     char authority[256];         /* an absolute-form target's host[:port],
                                     which then stands for Host */
     char root[2];                /* "/" for "http://host" with no path */
+    /* Set by service_prepare on a graph route (/graph/{seed}/...?g= or
+     * /{name}/{seed}/...): graph 1 and the canonical text; a graph that is
+     * one kind's field (one source node, seed offset 0) is turned into
+     * its kind's URL instead (route.field ROUTE_FIELD_KIND, its
+     * parameters added to the query from graph_args), so its answers are
+     * the kind's bytes. */
+    int graph;
+    char graph_text[GRAPHS_TEXT_MAX];
+    char graph_args[1024];
 
     /* Set by service_admit for a route that evaluates the field: the
      * request understood once (fieldreq.h), what service_run reads. */

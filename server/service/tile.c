@@ -42,6 +42,7 @@ typedef struct {
 struct tile_service {
     cache *cache;
     metrics *metrics;
+    graphs *graphs;                /* graph tiles' prepared graphs (NULL: none) */
     memo_slot *memo;               /* MEMO_SLOTS */
     pthread_mutex_t memo_lock[MEMO_LOCKS];
 };
@@ -106,15 +107,33 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     unsigned char *bytes = NULL;
     size_t size = 0;
     double t0 = monotime_s();
+    fieldsrc_graph *graph = NULL;
+    if (fr->graph) {
+        /* the graph prepared for its seed, from the cache of prepared graphs */
+        char err[ERRORS_MSG_MAX];
+        int code = ERR_NOMEM;
+        if (f->t->graphs == NULL)
+            return ERR_INTERNAL;
+        graph = graphs_prepare(f->t->graphs, fr->graph_text, fr->r.seed, fr->gradients, 2, NULL,
+                               NULL, &code, err, sizeof err);
+        if (graph == NULL)
+            return code;
+    }
     if (fr->ask == FIELD_ASK_PICTURE_TILE) {
         int webp = fr->r.ext == ROUTE_EXT_WEBP;
-        int rc = render_tile(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
-                             &fr->q.render, webp ? RENDER_WEBP : RENDER_PNG,
-                             webp ? (int)fr->q.value[PARAM_QUALITY] : 0, &bytes, &size);
+        int rc = render_tile_src(&fr->q.spec, graph, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
+                                 &fr->q.render, webp ? RENDER_WEBP : RENDER_PNG,
+                                 webp ? (int)fr->q.value[PARAM_QUALITY] : 0, &bytes, &size);
+        fieldsrc_graph_release(graph);
         if (rc != 0)
             return rc;
-    } else if (grid_render(&fr->g, &bytes, &size) != 0) {
-        return ERR_NOMEM;
+    } else {
+        grid_request g = fr->g;
+        g.graph = graph;
+        int rc = grid_render(&g, &bytes, &size);
+        fieldsrc_graph_release(graph);
+        if (rc != 0)
+            return ERR_NOMEM;
     }
     metrics_observe_render(f->t->metrics, monotime_s() - t0);
     *out_data = bytes; /* free()d by the cache when the last reference goes */
@@ -154,6 +173,8 @@ void tile_service_destroy(tile_service *t)
 }
 
 cache *tile_service_cache(tile_service *t) { return t->cache; }
+
+void tile_service_set_graphs(tile_service *t, graphs *g) { t->graphs = g; }
 
 /* The answer from entry e (whose reference passes to *out) for fr (NULL:
  * a picture tile found through the memo). A matching If-None-Match gets

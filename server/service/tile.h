@@ -13,6 +13,7 @@
 
 #include "service/cache.h"
 #include "service/fieldreq.h"
+#include "service/graphs.h"
 #include "service/metrics.h"
 #include "service/reply.h"
 
@@ -24,6 +25,10 @@ typedef struct tile_service tile_service;
  * nothing. */
 tile_service *tile_service_create(size_t budget_bytes, metrics *m);
 void tile_service_destroy(tile_service *t);
+
+/* The named graphs and prepared graphs graph tiles are rendered from
+ * (borrowed; set before the first request). */
+void tile_service_set_graphs(tile_service *t, graphs *g);
 
 /* The tile cache (for /metrics). */
 cache *tile_service_cache(tile_service *t);
