@@ -235,11 +235,13 @@ typedef struct {
     /* text: the node of each NAME written, in the order written */
     int *ord;
     int n_ord, ord_cap;
+    int hops; /* named nodes being built, nested */
     char path[1024];
     size_t path_len;
 } builder;
 
 #define MAX_NAMED 1024
+#define MAX_HOPS (2 * NOISE_GRAPH_MAX_DEPTH)
 #define MAX_MEMBERS 64
 
 static void path_push_key(builder *b, const char *key, size_t len)
@@ -870,8 +872,13 @@ static int build(builder *b, int vi, int level)
                             NOISE_GRAPH_MAX_DEPTH, s, b->depth[b->named[k]]);
             return b->named[k];
         }
-        char saved[sizeof b->path];
+        /* names naming names: bounded, as the stack is */
+        if (++b->hops > MAX_HOPS)
+            return fail(b, NOISE_GRAPH_ELIMIT, "named nodes refer to named nodes more than %d deep here", MAX_HOPS);
         size_t saved_len = b->path_len;
+        char *saved = malloc(saved_len + 1);
+        if (!saved)
+            return fail(b, NOISE_GRAPH_ENOMEM, "out of memory building the graph");
         memcpy(saved, b->path, saved_len + 1);
         b->path_len = 0;
         b->path[0] = '\0';
@@ -879,11 +886,13 @@ static int build(builder *b, int vi, int level)
         path_push_key(b, J[m].key, J[m].key_len);
         b->named[k] = -1;
         int r = build(b, m, level);
-        if (r < 0)
-            return r;
-        b->named[k] = r;
-        memcpy(b->path, saved, saved_len + 1);
-        b->path_len = saved_len;
+        if (r >= 0) {
+            b->named[k] = r;
+            memcpy(b->path, saved, saved_len + 1);
+            b->path_len = saved_len;
+        }
+        free(saved);
+        b->hops--;
         return r;
     }
     case NG_J_REF: {
@@ -925,6 +934,42 @@ static noise_graph *finish(builder *b)
     b->nodes = NULL;
     builder_free(b);
     return g;
+}
+
+/* Entries of "nodes" that the output does not use are checked all the
+ * same (built into a scratch array, then dropped): an error in one is an
+ * error of the document. */
+static int check_unused(builder *b)
+{
+    const ng_jval *J = b->doc->v;
+    builder s;
+    memset(&s, 0, sizeof s);
+    s.doc = b->doc;
+    s.err = b->err;
+    s.nodes_obj = b->nodes_obj;
+    int count = J[b->nodes_obj].count;
+    s.named = malloc((size_t)(count + 1) * sizeof *s.named);
+    if (!s.named)
+        return fail(b, NOISE_GRAPH_ENOMEM, "out of memory building the graph");
+    for (int k = 0; k < count; k++)
+        s.named[k] = -2;
+    int rc = 0, k = 0;
+    for (int m = J[b->nodes_obj].first; m >= 0 && rc >= 0; m = J[m].next, k++) {
+        if (b->named[k] != -2 || s.named[k] != -2)
+            continue;
+        s.path_len = 0;
+        s.path[0] = '\0';
+        path_push_key(&s, "nodes", 5);
+        path_push_key(&s, J[m].key, J[m].key_len);
+        s.named[k] = -1;
+        int r = build(&s, m, 1);
+        if (r < 0)
+            rc = r;
+        else
+            s.named[k] = r;
+    }
+    builder_free(&s);
+    return rc;
 }
 
 /* The graph of a value tree's root (a JSON document or a text's tree). */
@@ -1012,6 +1057,10 @@ static noise_graph *build_graph(const ng_jdoc *doc, int root, int from_text, noi
     }
     int r = build(&b, out, 1);
     if (r < 0) {
+        builder_free(&b);
+        return NULL;
+    }
+    if (b.nodes_obj >= 0 && check_unused(&b) < 0) {
         builder_free(&b);
         return NULL;
     }

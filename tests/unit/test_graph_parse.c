@@ -84,6 +84,12 @@ static const canon_case canon_cases[] = {
     { "{\"node\":\"domain_offset\",\"inputs\":[{\"node\":\"perlin\"}],\"x\":1e6,\"t\":0.001}",
       "domain_offset(perlin,x:1e6,t:0.001)", 2, 2 },
     { "{\"node\":\"distance\",\"px\":3}", "distance(px:3)", 1, 1 },
+    /* unused named nodes: checked, then dropped */
+    { "{\"nodes\":{\"a\":{\"node\":\"x\"},\"b\":{\"node\":\"y\"}},\"output\":\"a\"}", "x", 1, 1 },
+    /* a name naming a name */
+    { "{\"nodes\":{\"a\":\"b\",\"b\":{\"node\":\"neg\",\"inputs\":[\"c\"]},\"c\":2},\"output\":{\"node\":"
+      "\"add\",\"inputs\":[\"a\",\"c\"]}}",
+      "add(neg(2),2)", 3, 3 },
     { "{\"node\":\"distance\",\"px\":0,\"py\":0}", "distance", 1, 1 },
     { "{\"node\":\"div\",\"inputs\":[{\"node\":\"t\"},{\"node\":\"y\"}]}", "div(t,y)", 3, 2 },
     { "{\"node\":\"remap\",\"inputs\":[{\"node\":\"perlin\"}],\"from_min\":0,\"to_max\":2}",
@@ -374,6 +380,11 @@ static const bad_case bad_cases[] = {
     { 1, "{\"nodes\":{\"a/b~\":{\"node\":\"perlin\",\"octaves\":0}},\"output\":\"a/b~\"}", NOISE_GRAPH_EPARAM,
       "/nodes/a~1b~0/octaves", "octaves" },
     { 1, "[1,2]", NOISE_GRAPH_ESYNTAX, "", "a graph is a node object" },
+    /* entries of "nodes" the output does not use are checked too */
+    { 1, "{\"nodes\":{\"a\":{\"node\":\"x\"},\"b\":{\"node\":\"perlin\",\"octaves\":0}},\"output\":\"a\"}",
+      NOISE_GRAPH_EPARAM, "/nodes/b/octaves", "octaves must be" },
+    { 1, "{\"nodes\":{\"a\":{\"node\":\"x\"},\"c\":{\"node\":\"neg\",\"inputs\":[\"c\"]}},\"output\":\"a\"}",
+      NOISE_GRAPH_ECYCLE, "/nodes/c/inputs/0", "refers to itself" },
     { 1, "\"a\"", NOISE_GRAPH_EINPUTS, "", "has none" },
     /* limits */
     { 1, "{\"node\":\"add\",\"inputs\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17]}", NOISE_GRAPH_ELIMIT, "/inputs",
@@ -497,6 +508,15 @@ static void test_limits(void)
     g = noise_graph_parse_json(buf, n, &err);
     CHECKF(g == NULL && err.code == NOISE_GRAPH_ELIMIT && strstr(err.message, "too long for a URL"), "%s",
            err.message);
+    noise_graph_destroy(g);
+    /* names naming names, 100 deep: bounded */
+    n = (size_t)sprintf(buf, "{\"nodes\":{");
+    for (int i = 0; i < 100; i++)
+        n += (size_t)sprintf(buf + n, "\"a%d\":\"a%d\",", i, i + 1);
+    n += (size_t)sprintf(buf + n, "\"a100\":1},\"output\":\"a0\"}");
+    g = noise_graph_parse_json(buf, n, &err);
+    CHECKF(g == NULL && err.code == NOISE_GRAPH_ELIMIT && strstr(err.message, "named nodes refer to named nodes"),
+           "%s", err.message);
     noise_graph_destroy(g);
     /* text beyond the limit: refused before reading */
     memset(buf, 'x', NOISE_GRAPH_MAX_TEXT + 1);
