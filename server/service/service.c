@@ -501,8 +501,9 @@ static int unknown_name(const service *s, const char *name, char *err, size_t er
                  noise_kind_name((noise_kind)k));
     }
     graphs_names(s->graphs, names, sizeof names);
-    snprintf(err, err_size, "unknown kind or graph '%s' (kinds: %s; graphs: %s; or /graph/{seed}/...?g=)",
-             name, kinds, names[0] ? names : "none");
+    snprintf(err, err_size,
+             "unknown kind '%s' (kinds: %s), nor a named graph (graphs: %s; any graph: "
+             "/graph/{seed}/...?g=)", name, kinds, names[0] ? names : "none");
     return ERR_UNKNOWN_KIND;
 }
 

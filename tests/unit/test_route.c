@@ -87,9 +87,20 @@ static void test_unknown_kind(void)
 {
     route r;
     char err[256];
-    CHECK(route_parse("/worley/7/0/0/0.png", &r, err, sizeof err) == ERR_UNKNOWN_KIND);
-    CHECK(strstr(err, "'worley'") != NULL);
+    /* a lower-case name may be a named graph: the service knows which */
+    CHECK(route_parse("/worley/7/0/0/0.png", &r, err, sizeof err) == 0);
+    CHECK(r.id == ROUTE_TILE && r.field == ROUTE_FIELD_NAMED && strcmp(r.name, "worley") == 0);
+    CHECK(route_parse("/graph/7/point", &r, err, sizeof err) == 0);
+    CHECK(r.id == ROUTE_POINT && r.field == ROUTE_FIELD_GRAPH);
+    CHECK(route_parse("/perlin/7/point", &r, err, sizeof err) == 0 && r.field == ROUTE_FIELD_KIND);
+    CHECK(route_parse("/Worley/7/0/0/0.png", &r, err, sizeof err) == ERR_UNKNOWN_KIND);
+    CHECK(strstr(err, "'Worley'") != NULL);
     CHECK(route_parse("/PERLIN/7/point", &r, err, sizeof err) == ERR_UNKNOWN_KIND);
+    CHECK(route_parse("/abcdefghijabcdefghijabcdefghijabc/7/point", &r, err, sizeof err) ==
+          ERR_UNKNOWN_KIND); /* 33 characters: no name */
+    CHECK(route_graph_name_ok("my-hills_2", 10) && !route_graph_name_ok("api", 3) &&
+          !route_graph_name_ok("graph", 5) && !route_graph_name_ok("simplex", 7) &&
+          !route_graph_name_ok("2d", 2) && !route_graph_name_ok("a.b", 3));
     CHECK(route_parse("//7/point", &r, err, sizeof err) == ERR_UNKNOWN_KIND);
 }
 
