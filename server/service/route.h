@@ -76,14 +76,14 @@ typedef enum {
 
 typedef struct {
     route_id id;
-    route_field field; /* field routes: a kind, /graph/ or a named graph */
-    char name[ROUTE_NAME_MAX + 1]; /* ROUTE_FIELD_NAMED: the name as written */
     noise_kind kind;  /* field routes */
     uint32_t seed;    /* field routes */
     int z;            /* tiles: ROUTE_MIN_Z..30 */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
     route_ext ext;    /* tiles and grids: .png, .npy or .r16; tiles also .webp */
+    route_field field; /* field routes: a kind (0), /graph/ or a named graph */
+    char name[ROUTE_NAME_MAX + 1]; /* ROUTE_FIELD_NAMED: the name as written */
 } route;
 
 #define ROUTE_MAX_Z 30

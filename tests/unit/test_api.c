@@ -42,7 +42,7 @@ static int op_point(reply *rp)
 {
     const char *kv[] = {"x", "1.5", "y", "-2.25", "octaves", "3", "t", "0.5"};
     query_args a = test_query_args(kv, 4);
-    route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_POINT, NOISE_SIMPLEX, 3, 0, 0, 0, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     char err[ERRORS_MSG_MAX];
     query_result q;
     int rc = query_parse(&a, r.kind, r.seed, QUERY_POINT, &q, err, sizeof err);
@@ -53,7 +53,7 @@ static int op_points(reply *rp)
 {
     static const char body[] = "{\"points\":[[0,0],[1.5,-2.5],[1e3,-1e-3],[7,8]]}";
     query_args a = test_query_args(NULL, 0);
-    route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_POINTS, NOISE_PERLIN, 7, 0, 0, 0, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     char err[ERRORS_MSG_MAX];
     query_result q;
     int rc = query_parse(&a, r.kind, r.seed, 0, &q, err, sizeof err);
@@ -64,7 +64,7 @@ static int op_tilejson(reply *rp)
 {
     const char *kv[] = {"palette", "terrain", "warp", "0.5"};
     query_args a = test_query_args(kv, 2);
-    route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_TILEJSON, NOISE_VALUE, 1, 0, 0, 0, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     char err[ERRORS_MSG_MAX];
     return api_tilejson(&r, &a, "http://127.0.0.1:8080", rp, err, sizeof err);
 }
@@ -108,7 +108,7 @@ static void test_out_of_memory(void)
 static route points_route(noise_kind kind, const char *const *kv, size_t n, query_result *q)
 {
     query_args a = test_query_args(kv, n);
-    route r = {ROUTE_POINTS, kind, 7, 0, 0, 0, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_POINTS, kind, 7, 0, 0, 0, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     char err[ERRORS_MSG_MAX] = "";
     CHECKF(query_parse(&a, r.kind, r.seed, 0, q, err, sizeof err) == 0, "%s", err);
     return r;

@@ -175,7 +175,7 @@ static void test_window(void)
 
 static void test_canonical_and_etag(void)
 {
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 3, -1, 2, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     const char *a[] = {"octaves", "2", "gain", "0.25"};
     const char *b[] = {"gain", ".25", "octaves", "2.0", "frequency", "1", "palette", "gray"};
     query_result qa, qb;

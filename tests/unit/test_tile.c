@@ -25,7 +25,7 @@ static void test_hit_miss_304(void)
 {
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 20, m);
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     const char *a[] = {"octaves", "2", "palette", "terrain"};
     const char *b[] = {"palette", "terrain", "octaves", "2.0", "gain", "0.5"};
     query_args qa = test_query_args(a, 2), qb = test_query_args(b, 3);
@@ -71,7 +71,7 @@ static void test_numeric(void)
 {
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 22, m);
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_NPY};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_NPY, ROUTE_FIELD_KIND, ""};
     const char *a[] = {"octaves", "2"};
     query_args qa = test_query_args(a, 1);
     char err[ERRORS_MSG_MAX];
@@ -109,7 +109,7 @@ static void test_lookup_memo(void)
 {
     metrics *m = metrics_create();
     tile_service *t = tile_service_create(1 << 16, m);
-    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG};
+    route r = {ROUTE_TILE, NOISE_PERLIN, 7, 2, -1, 3, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
     const char *a[] = {"octaves", "2", "palette", "terrain"};
     query_args qa = test_query_args(a, 2);
     const char *target = "/perlin/7/2/-1/3.png?octaves=2&palette=terrain";
@@ -146,7 +146,7 @@ static void test_lookup_memo(void)
     cache_get_stats(tile_service_cache(t), &st);
     static field_request fx;
     for (int64_t x = 10; x < 1000 && st.evictions == 0; x++) {
-        route rx = {ROUTE_TILE, NOISE_PERLIN, 7, 12, x, 3, 1, ROUTE_EXT_PNG};
+        route rx = {ROUTE_TILE, NOISE_PERLIN, 7, 12, x, 3, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
         reply tmp = REPLY_INIT;
         CHECK(build(&fx, &rx, &qa, NULL, err) == 0);
         CHECK(tile_answer(t, &fx, NULL, &tmp, err, sizeof err) == 0);
@@ -173,7 +173,7 @@ static void test_out_of_memory(void)
     for (long nth = 1; nth < 100000; nth++) {
         n_runs = nth;
         /* A new tile each time, so every call renders. */
-        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1, ROUTE_EXT_PNG};
+        route r = {ROUTE_TILE, NOISE_SIMPLEX, 1, 3, nth, -nth, 1, ROUTE_EXT_PNG, ROUTE_FIELD_KIND, ""};
         reply rp = REPLY_INIT;
         char err[ERRORS_MSG_MAX];
         CHECK(build(&fr, &r, &q, NULL, err) == 0);
