@@ -78,7 +78,7 @@ int cost_check_graph(double per_sample, uint64_t samples, int gradients, uint64_
     millions(c, cost, sizeof cost);
     millions(limit, limit_text, sizeof limit_text);
     snprintf(err, err_size,
-             "estimated work %s units (%llu samples x %.4g units per sample%s) is over the limit "
+             "estimated work %s units (%llu samples x %.6g units per sample%s) is over the limit "
              "of %s units per request; the node at %s costs most; lower: its octaves or "
              "sub-graphs%s%s",
              cost, (unsigned long long)samples, per_sample, gradients ? " with gradients" : "",

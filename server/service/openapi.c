@@ -443,7 +443,7 @@ static json_t *graph_param_schema(const graph_param *p)
         return json_pack("{s:s,s:i,s:i,s:{s:s}}", "type", "array", "minItems", 2, "maxItems",
                          NOISE_GRAPH_MAX_POINTS, "items", "type", "number");
     if (strcmp(p->type, "bool") == 0)
-        return json_pack("{s:[i,i,b,b],s:i}", "enum", 0, 1, 0, 1, "default", 0);
+        return json_pack("{s:s,s:b}", "type", "boolean", "default", 0);
     if (strcmp(p->type, "fractal") == 0)
         return json_pack("{s:s,s:[s,s,s,s],s:s}", "type", "string", "enum", "fbm", "ridged",
                          "turbulence", "pingpong", "default", "fbm");

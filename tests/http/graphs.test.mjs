@@ -8,12 +8,13 @@
 // and render.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startDaemon, get, runOnce } from './daemon.mjs';
 
 let d, dir;
+const HILLS = { node: 'add', inputs: [{ node: 'perlin', frequency: 0.5, octaves: 2 }, { node: 'mul', inputs: [0.25, { node: 'simplex', frequency: 2 }] }] };
 before(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'noisetile-graphs-'));
   writeFileSync(path.join(dir, 'graphs.json'), JSON.stringify({
@@ -27,7 +28,6 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const HILLS = { node: 'add', inputs: [{ node: 'perlin', frequency: 0.5, octaves: 2 }, { node: 'mul', inputs: [0.25, { node: 'simplex', frequency: 2 }] }] };
 
 async function post(doc, seed = 7) {
   const r = await get(`${d.url}/api/graphs?seed=${seed}`, {
@@ -231,8 +231,8 @@ test('bad graphs are 400 with a message and a JSON pointer; never 500', async ()
   const bad = [
     [{ node: 'add', inputs: [{ node: 'perlin' }, { node: 'nosuch' }] }, /nosuch/, '/inputs/1'],
     [{ node: 'add', inputs: [{ node: 'perlin' }] }, /input/, ''],
-    [{ node: 'negate', inputs: [{ node: 'perlin' }, { node: 'simplex' }] }, /input/, ''],
-    [{ nodes: { a: { node: 'add', inputs: ['b', 1] }, b: { node: 'negate', inputs: ['a'] } }, output: 'a' }, /cycle|itself|refers/, '/nodes/'],
+    [{ node: 'neg', inputs: [{ node: 'perlin' }, { node: 'simplex' }] }, /input/, ''],
+    [{ nodes: { a: { node: 'add', inputs: ['b', 1] }, b: { node: 'neg', inputs: ['a'] } }, output: 'a' }, /cycle|itself|refers/, '/nodes/'],
     [{ node: 'curve', inputs: [{ node: 'perlin' }], points: [[0, 0], [0.5, 1], [0.4, 0.2]] }, /increas/, '/points'],
     [{ node: 'perlin', octaves: 20 }, /octaves/, '/octaves'],
     [{ node: 'add', inputs: [{ node: 'perlin', octaves: 20 }, 1] }, /octaves/, '/inputs/0/octaves'],
@@ -398,4 +398,59 @@ test('a bad --graphs file stops the start with a message naming the name and poi
   const missing = await runOnce(['--port', '0', '--graphs', path.join(dir, 'missing.json')]);
   assert.notEqual(missing.code, 0);
   assert.match(missing.stderr, /missing\.json/);
+});
+
+// Every file of a directory export, as { 'z/x/y.png': Buffer }.
+function dirTiles(root) {
+  const out = {};
+  for (const z of readdirSync(root).filter((n) => /^\d+$/.test(n)))
+    for (const x of readdirSync(path.join(root, z)))
+      for (const y of readdirSync(path.join(root, z, x))) out[`${z}/${x}/${y}`] = readFileSync(path.join(root, z, x, y));
+  return out;
+}
+
+test('noisetile export of a graph URL and of a preset: the daemon\'s tiles; two shards merged are one run', async () => {
+  const g = await canonical(HILLS);
+  const region = ['--zoom', '0-2', '--bbox', '-4,-4,12,9'];
+  for (const field of [`graph/5?g=${g}&palette=terrain&shade=1`, 'continents/2?palette=terrain', `graph/5?g=${g}&palette=viridis`]) {
+    const out = path.join(dir, `export-${Math.random().toString(36).slice(2)}`);
+    const r = await runOnce(['export', field, ...region, '-o', out], {}, 120000);
+    assert.equal(r.code, 0, r.stderr);
+    const meta = JSON.parse(readFileSync(path.join(out, 'metadata.json'), 'utf8'));
+    const nt = meta.noisetile;
+    assert.match(nt.field, /^\/graph\/\d+\/\{z\}\/\{x\}\/\{y\}\.png\?g=/);
+    const files = dirTiles(out);
+    assert.ok(Object.keys(files).length > 10);
+    for (const [key, bytes] of Object.entries(files)) {
+      const [az, ax, ay] = key.replace('.png', '').split('/').map(Number);
+      const pz = az - nt.zoom_offset;
+      const px = ax + nt.origin_tile[0] * 2 ** pz, py = ay + nt.origin_tile[1] * 2 ** pz;
+      const url = d.url + nt.field.replace('{z}', pz).replace('{x}', px).replace('{y}', py);
+      const t = await get(url);
+      assert.equal(t.status, 200, url);
+      assert.ok(t.body.equals(bytes), `${field}: ${key} differs from ${url}`);
+    }
+  }
+  // shards and merge
+  const field = `graph/5?g=${g}&palette=terrain`;
+  const one = path.join(dir, 'one.pmtiles');
+  assert.equal((await runOnce(['export', field, ...region, '-o', one], {}, 120000)).code, 0);
+  const shards = [];
+  for (let k = 0; k < 2; k++) {
+    const out = path.join(dir, `shard${k}.pmtiles`);
+    const r = await runOnce(['export', field, ...region, '--shard', `${k}/2`, '-o', out], {}, 120000);
+    assert.equal(r.code, 0, r.stderr);
+    shards.push(out);
+  }
+  const merged = path.join(dir, 'merged.pmtiles');
+  const m = await runOnce(['merge', '-o', merged, ...shards], {}, 120000);
+  assert.equal(m.code, 0, m.stderr);
+  assert.ok(readFileSync(merged).equals(readFileSync(one)), 'merged shards are the single run');
+  // a bad graph is refused before anything is written
+  const bad = await runOnce(['export', 'graph/5?g=add(perlin(octaves:99),1)', ...region, '-o', path.join(dir, 'bad.pmtiles')]);
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.stderr, /octaves/);
+  const kindParam = await runOnce(['export', `graph/5?g=${g}&octaves=2`, ...region, '-o', path.join(dir, 'bad2.pmtiles')]);
+  assert.notEqual(kindParam.code, 0);
+  assert.match(kindParam.stderr, /source node/);
 });
