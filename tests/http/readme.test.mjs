@@ -364,6 +364,17 @@ for (const ex of examples) {
       if (body) assert.match(body.toString(), /^noisetile_\w+/m);
     } else if (p === '/openapi.json') {
       assert.match(json().openapi, /^3\./);
+    } else if (p === '/api/graphs') {
+      const j = json();
+      if (optionValue(words, ['-d', '--data', '--data-binary', '--data-raw']) !== undefined) {
+        // POST: the canonical text and URL templates on this daemon
+        assert.equal(typeof j.graph, 'string');
+        assert.ok(j.tiles.startsWith(daemon.url + '/graph/'), `tiles template ${j.tiles}`);
+        assert.ok(j.tiles.endsWith(j.graph));
+      } else {
+        assert.ok(Array.isArray(j.graphs) && j.graphs.length > 0, 'no named graphs');
+        for (const g of j.graphs) for (const k of ['name', 'description', 'graph', 'json']) assert.ok(k in g, `graph lacks ${k}`);
+      }
     } else if (p === '/api/tilematrixset.json') {
       const j = json();
       assert.equal(j.id, 'NoisetilePlane');
