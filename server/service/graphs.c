@@ -313,6 +313,7 @@ fieldsrc_graph *graphs_prepare(graphs *gs, const char *canon, uint32_t seed, int
         prepared_slot *s = &gs->slots[i];
         if (s->text != NULL && s->seed == seed && strcmp(s->text, canon) == 0) {
             s->used = ++gs->clock;
+            *code = 0;
             fieldsrc_graph *g = fieldsrc_graph_retain(s->graph);
             if (cost != NULL)
                 *cost = s->cost[gi][di];
@@ -357,6 +358,7 @@ fieldsrc_graph *graphs_prepare(graphs *gs, const char *canon, uint32_t seed, int
         snprintf(err, err_size, "out of memory preparing the graph");
         return NULL;
     }
+    *code = 0;
     atomic_fetch_add_explicit(&gs->prepares, 1, memory_order_relaxed);
     if (cost != NULL)
         *cost = fresh.cost[gi][di];

@@ -297,7 +297,8 @@ test('work over the limit is 422 naming the cost, the limit and the node', async
   assert.equal(r.status, 422, r.text);
   assert.match(r.json.error.message, /estimated work .* units/);
   assert.match(r.json.error.message, /limit of 50\.0M/);
-  assert.equal(r.json.error.pointer, '/inputs/1');
+  assert.equal(r.json.error.pointer, '/inputs/1/inputs/0'); // the simplex source: 16 octaves x 16 instances
+  assert.match(r.json.error.message, /\/inputs\/1\/inputs\/0/);
   const ok = await get(`${d.url}/graph/7/3/1/1.png?g=${await canonical(HILLS)}`);
   assert.equal(ok.status, 200);
 });
