@@ -65,12 +65,16 @@ int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t
  * unrolled nodes: each source instance costs what its kind costs
  * (cost_source: cost_estimate of one sample, its octaves, warp, gradients
  * and t), each other node instance COST_GRAPH_NODE. The request's cost is
- * that times its samples. COST_GRAPH_NODE is an arithmetic node's work per
- * sample on the vector paths relative to a 2D simplex sample (about 20 ns):
- * measured about 1 ns per node per sample (BENCHMARKS.md, "Graphs"), so
- * 0.1 units, rounded up to cover the heavier shaping nodes (curve,
- * select, warp). */
-#define COST_GRAPH_NODE 0.1
+ * that times its samples. COST_GRAPH_NODE is a node's work per sample in
+ * units of one source octave's sample, measured on the grid path
+ * (noise_graph_field_grid_rows, 512 x 512 samples, best of 7, this 2-core
+ * machine under other builds, 2026-12-05): a 2D simplex source 1.04 ns
+ * per sample; 16 chained scale_bias nodes over it add 0.40 ns per node per
+ * sample, 16 add-a-constant nodes 0.43 ns, 8 curve nodes (3 points) 2.3 ns.
+ * 0.5 covers the arithmetic nodes, which most graphs are made of; a curve
+ * costs about 4 times that, which the estimate (within a factor of about 4
+ * anyway) accepts. */
+#define COST_GRAPH_NODE 0.5
 
 /* source_cost for noise_graph_field_cost: cost_estimate(spec, 1,
  * gradients) (ctx unused). */

@@ -5,6 +5,12 @@
  * their per-sample cost, shared by the requests that ask for the same
  * graph and seed (a tile's neighbours, a grid's bands).
  *
+ * Why a cache of prepared graphs: preparing a graph (decode, build its
+ * sources, unroll its fractals) took 29-54 us for the presets against
+ * 0.7-12 ms for a shaded 256 x 256 tile of them (1-5 %), and a request
+ * needs it twice (its cost at admission, its values on the worker); kept,
+ * a graph is prepared once for all its tiles, bands and points.
+ *
  * Every graph is known by its canonical text (noise_graph.h): the cache
  * keys and ETags of graph requests are made of it, so a graph named, sent
  * in g= or POSTed in any spelling is one entry. */
