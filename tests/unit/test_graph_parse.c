@@ -214,6 +214,19 @@ static void test_specs(void)
         CHECK(g && noise_graph_planar(g) == (k == NOISE_CLASSIC));
         noise_graph_destroy(g);
     }
+    /* fields a kind does not use: the graph is the one its text reads as */
+    noise_spec_default(&spec, NOISE_SIMPLEX, 0);
+    spec.lattice = NOISE_TRIANGLE;
+    spec.distance = NOISE_CHEBYSHEV;
+    spec.t = 5; /* has_t 0: no t */
+    g = noise_graph_from_spec(&spec);
+    noise_graph_error e2;
+    noise_graph *h = noise_graph_decode("simplex", 7, &e2);
+    CHECK(g && h && strcmp(text_of(g), "simplex") == 0);
+    CHECK(g && h && noise_graph_as_spec(g, &back) && back.lattice == NOISE_SQUARE &&
+          back.distance == NOISE_EUCLIDEAN && back.t == 0);
+    noise_graph_destroy(g);
+    noise_graph_destroy(h);
     /* a seed offset or a second node: not a spec */
     noise_graph_error err;
     const char *t = "perlin(seed:1)";
