@@ -596,8 +596,11 @@ static int build_source(builder *b, const ng_jval *obj, noise_kind kind, ng_node
             copy[text_len] = '\0';
             memcpy(name, v->key, v->key_len);
             name[v->key_len] = '\0';
-            if (memchr(v->key, '\0', v->key_len))
-                name[0] = '?'; /* a key with a NUL is no parameter */
+            /* a NUL (\u0000) inside: no parameter name or word has one */
+            for (size_t c = 0; c < text_len; c++)
+                copy[c] = copy[c] ? copy[c] : '?';
+            for (size_t c = 0; c < v->key_len; c++)
+                name[c] = name[c] ? name[c] : '?';
             names[n] = name;
             values[n] = copy;
             where[n] = m;

@@ -44,6 +44,8 @@ static const canon_case canon_cases[] = {
       "\"octaves\":6},{\"node\":\"mul\",\"inputs\":[0.5,{\"node\":\"x\"}]}]}",
       "add(fractal(perlin(frequency:0.01),octaves:6),mul(0.5,x))", 6, 3 },
     { "1.5", "1.5", 1, 1 },
+    /* JSON escapes and whitespace */
+    { " {\"n\\u006fde\" :\t\"per\\u006cin\",\r\n\"fractal\":\"ridg\\u0065d\"} ", "perlin(fractal:ridged)", 1, 1 },
     { "-0", "0", 1, 1 },
     { "{\"node\":\"constant\",\"value\":-2.5e0}", "-2.5", 1, 1 },
     { "{\"node\":\"perlin\",\"seed\":-1}", "perlin(seed:4294967295)", 1, 1 },
@@ -323,6 +325,9 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"classic\",\"t\":1}", NOISE_GRAPH_EPARAM, "/t", "a 2D field" },
     { 1, "{\"node\":\"simplex\",\"period\":4}", NOISE_GRAPH_EPARAM, "/period", "no square period" },
     { 1, "{\"node\":\"perlin\",\"period\":3.5}", NOISE_GRAPH_EPARAM, "/period", "whole number" },
+    { 1, "{\"node\":\"perlin\",\"\\ud83d\\ude00\":1}", NOISE_GRAPH_EPARAM, "/\xf0\x9f\x98\x80",
+      "unknown parameter '?\?\?\?'" },
+    { 1, "{\"node\":\"perlin\",\"fractal\":\"\\u0000\"}", NOISE_GRAPH_EPARAM, "/fractal", "got '?'" },
     { 1, "{\"node\":\"x\",\"k\":1}", NOISE_GRAPH_EPARAM, "/k", "x takes no parameters" },
     { 1, "{\"node\":\"smin\",\"inputs\":[1,2],\"k\":0}", NOISE_GRAPH_EPARAM, "/k",
       "smin: k must be a number in (0, 1e6], got 0" },
