@@ -285,6 +285,10 @@ static int fail(builder *b, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(b->err->message, sizeof b->err->message, fmt, ap);
         va_end(ap);
+        /* printable ASCII only: noise_spec_parse quotes what was sent */
+        for (char *c = b->err->message; *c; c++)
+            if (*c < 0x20 || *c > 0x7e)
+                *c = '?';
     }
     return code;
 }
@@ -592,8 +596,11 @@ static int build_source(builder *b, const ng_jval *obj, noise_kind kind, ng_node
             copy[text_len] = '\0';
             memcpy(name, v->key, v->key_len);
             name[v->key_len] = '\0';
-            if (memchr(v->key, '\0', v->key_len))
-                name[0] = '?'; /* a key with a NUL is no parameter */
+            /* a NUL (\u0000) inside: no parameter name or word has one */
+            for (size_t c = 0; c < text_len; c++)
+                copy[c] = copy[c] ? copy[c] : '?';
+            for (size_t c = 0; c < v->key_len; c++)
+                name[c] = name[c] ? name[c] : '?';
             names[n] = name;
             values[n] = copy;
             where[n] = m;
@@ -1777,6 +1784,28 @@ noise_graph *noise_graph_from_spec(const noise_spec *spec)
     nd->spec.seed = 0;
     if (nd->spec.t == 0 || !nd->spec.has_t)
         nd->spec.t = 0.0;
+    /* through its canonical text and the parser, so that the node is the
+     * one that text reads as (fields a kind does not use at their
+     * defaults); a spec the parser refuses is kept as given */
+    char text[512], *names[32], *values[32];
+    size_t n = 0;
+    if ((unsigned)spec->kind < NOISE_KIND_COUNT && noise_spec_canonical(&nd->spec, text, sizeof text) >= 0) {
+        for (char *p = text; *p && n < 32;) {
+            names[n] = p;
+            char *amp = strchr(p, '&');
+            if (amp)
+                *amp = '\0';
+            char *eq = strchr(p, '=');
+            if (eq)
+                *eq = '\0';
+            values[n++] = eq ? eq + 1 : p + strlen(p);
+            p = amp ? amp + 1 : p + strlen(p);
+        }
+        noise_spec parsed;
+        if (noise_spec_parse(&parsed, spec->kind, 0, n, (const char *const *)names, (const char *const *)values,
+                             NULL, 0) == 0)
+            nd->spec = parsed;
+    }
     g->n = 1;
     g->nodes = nd;
     g->depth = 1;

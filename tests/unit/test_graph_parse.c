@@ -44,6 +44,8 @@ static const canon_case canon_cases[] = {
       "\"octaves\":6},{\"node\":\"mul\",\"inputs\":[0.5,{\"node\":\"x\"}]}]}",
       "add(fractal(perlin(frequency:0.01),octaves:6),mul(0.5,x))", 6, 3 },
     { "1.5", "1.5", 1, 1 },
+    /* JSON escapes and whitespace */
+    { " {\"n\\u006fde\" :\t\"per\\u006cin\",\r\n\"fractal\":\"ridg\\u0065d\"} ", "perlin(fractal:ridged)", 1, 1 },
     { "-0", "0", 1, 1 },
     { "{\"node\":\"constant\",\"value\":-2.5e0}", "-2.5", 1, 1 },
     { "{\"node\":\"perlin\",\"seed\":-1}", "perlin(seed:4294967295)", 1, 1 },
@@ -214,6 +216,19 @@ static void test_specs(void)
         CHECK(g && noise_graph_planar(g) == (k == NOISE_CLASSIC));
         noise_graph_destroy(g);
     }
+    /* fields a kind does not use: the graph is the one its text reads as */
+    noise_spec_default(&spec, NOISE_SIMPLEX, 0);
+    spec.lattice = NOISE_TRIANGLE;
+    spec.distance = NOISE_CHEBYSHEV;
+    spec.t = 5; /* has_t 0: no t */
+    g = noise_graph_from_spec(&spec);
+    noise_graph_error e2;
+    noise_graph *h = noise_graph_decode("simplex", 7, &e2);
+    CHECK(g && h && strcmp(text_of(g), "simplex") == 0);
+    CHECK(g && h && noise_graph_as_spec(g, &back) && back.lattice == NOISE_SQUARE &&
+          back.distance == NOISE_EUCLIDEAN && back.t == 0);
+    noise_graph_destroy(g);
+    noise_graph_destroy(h);
     /* a seed offset or a second node: not a spec */
     noise_graph_error err;
     const char *t = "perlin(seed:1)";
@@ -310,6 +325,9 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"classic\",\"t\":1}", NOISE_GRAPH_EPARAM, "/t", "a 2D field" },
     { 1, "{\"node\":\"simplex\",\"period\":4}", NOISE_GRAPH_EPARAM, "/period", "no square period" },
     { 1, "{\"node\":\"perlin\",\"period\":3.5}", NOISE_GRAPH_EPARAM, "/period", "whole number" },
+    { 1, "{\"node\":\"perlin\",\"\\ud83d\\ude00\":1}", NOISE_GRAPH_EPARAM, "/\xf0\x9f\x98\x80",
+      "unknown parameter '?\?\?\?'" },
+    { 1, "{\"node\":\"perlin\",\"fractal\":\"\\u0000\"}", NOISE_GRAPH_EPARAM, "/fractal", "got '?'" },
     { 1, "{\"node\":\"x\",\"k\":1}", NOISE_GRAPH_EPARAM, "/k", "x takes no parameters" },
     { 1, "{\"node\":\"smin\",\"inputs\":[1,2],\"k\":0}", NOISE_GRAPH_EPARAM, "/k",
       "smin: k must be a number in (0, 1e6], got 0" },
