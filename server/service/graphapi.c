@@ -88,11 +88,24 @@ int graphapi_points(const route *r, const char *text, const fieldsrc_graph *grap
                     const char *body, size_t body_len, reply *out, char *err, size_t err_size)
 {
     (void)r;
-    (void)text;
     batch b;
     int rc = batch_parse(body, body_len, LIMIT_MAX_POINTS, &b, err, err_size);
     if (rc != 0)
         return rc;
+    if (b.dims == 3) {
+        /* a planar graph (its sources 2D functions, no t node) has no third
+         * coordinate, as for those kinds */
+        noise_graph *parsed = noise_graph_decode(text, strlen(text), NULL);
+        int planar = parsed != NULL && noise_graph_planar(parsed);
+        noise_graph_destroy(parsed);
+        if (planar) {
+            batch_free(&b);
+            snprintf(err, err_size, "this graph is 2D (its sources are 2D fields: classic, or "
+                                    "gradients=angle / falloff=quartic): send [x, y] points, not "
+                                    "[x, y, t]");
+            return ERR_BAD_REQUEST;
+        }
+    }
     size_t n = b.n;
     int g = b.dims == 3 ? 3 : 2;
     double *values = failalloc_malloc((n ? n : 1) * sizeof *values);

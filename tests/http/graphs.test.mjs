@@ -346,6 +346,11 @@ test('graph points (2D and 3D), stats and numeric grids', async () => {
   const r3 = await get(`${d.url}/graph/3/points?g=${g}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: [[0.5, 1, 0.25]] }) });
   assert.equal(r3.status, 200, r3.text);
   assert.equal(r3.json.gradients[0].length, 3);
+  // a planar graph has no third coordinate
+  const planar = await canonical({ node: 'add', inputs: [{ node: 'classic' }, 0.5] });
+  const p3 = await get(`${d.url}/graph/3/points?g=${planar}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: [[0.5, 1, 0.25]] }) });
+  assert.equal(p3.status, 400, p3.text);
+  assert.match(p3.json.error.message, /2D/);
   const s = await get(`${d.url}/graph/3/stats?g=${g}&x=0&y=0&step=0.1&width=40&height=30`);
   assert.equal(s.status, 200, s.text);
   assert.equal(s.json.count, 1200);
