@@ -528,17 +528,19 @@ static int resolve_graph(service *s, service_request *rq, char *err, size_t err_
                 return ERR_BAD_REQUEST;
             }
             if (text != NULL) {
-                snprintf(err, err_size, "parameter 'g' given twice");
+                errors_pointer_message(err, err_size, "", "parameter 'g' given twice");
                 return ERR_BAD_REQUEST;
             }
             text = q->values[i];
             continue;
         }
         if (params_find(name, PARAMS_FIELD, &row) == 0 && row.id < 0) {
-            snprintf(err, err_size,
+            char msg[300];
+            snprintf(msg, sizeof msg,
                      "%s is a parameter of a kind, not of a graph URL: set it on a source node "
                      "in g, e.g. perlin(%s:...)", query_shown(name, 40, b, sizeof b),
                      query_shown(name, 40, b, sizeof b));
+            errors_pointer_message(err, err_size, "", msg); /* the graph as a whole */
             return ERR_BAD_REQUEST;
         }
         q->names[kept] = q->names[i];

@@ -273,7 +273,12 @@ test('bad graphs are 400 with a message and a JSON pointer; never 500', async ()
     const r = await get(d.url + url);
     assert.equal(r.status, status, `${url.slice(0, 80)}: ${r.text}`);
     assert.match(r.json.error.message, msg, url.slice(0, 80));
+    if (!url.startsWith('/my-hills')) assert.equal(typeof r.json.error.pointer, 'string', `${url.slice(0, 80)}: a pointer`);
   }
+  // the pointer of a bad parameter inside g: the node's parameter in the canonical JSON
+  const inner = await get(`${d.url}/graph/7/3/1/1.png?g=add(perlin(octaves:40),1)`);
+  assert.equal(inner.status, 400);
+  assert.equal(inner.json.error.pointer, '/inputs/0/octaves');
   // a spelling that decodes but is not canonical: 400 quoting the canonical form
   const spaced = g.replace(/\(/, '( ');
   const sp = await get(`${d.url}/graph/7/3/1/1.png?g=${encodeURIComponent(spaced)}`);
