@@ -36,6 +36,14 @@
  * which gives the scalar path's bits. Rotation uses the core's nl_sincos;
  * power with a real exponent uses libm's pow (see NG_POW below).
  */
+/* The chunk loops are plain element-wise arithmetic: let the compiler
+ * turn them into SSE2 lanes, which round each lane as the scalar
+ * instructions do (no reassociation without -ffast-math; no FMA in the
+ * baseline instruction set), so the bits do not change. */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE_SIZE__)
+#pragma GCC optimize("tree-vectorize", "vect-cost-model=dynamic", "fp-contract=off")
+#endif
+
 #include "graph_ir.h"
 #include "noise.h"
 #include "noise_field.h"
