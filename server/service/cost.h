@@ -68,12 +68,13 @@ int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t
  * that times its samples. COST_GRAPH_NODE is a node's work per sample in
  * units of one source octave's sample, measured on the grid path
  * (noise_graph_field_grid_rows, 512 x 512 samples, best of 7, this 2-core
- * machine under other builds, 2026-12-05): a 2D simplex source 1.04 ns
- * per sample; 16 chained scale_bias nodes over it add 0.40 ns per node per
- * sample, 16 add-a-constant nodes 0.43 ns, 8 curve nodes (3 points) 2.3 ns.
- * 0.5 covers the arithmetic nodes, which most graphs are made of; a curve
- * costs about 4 times that, which the estimate (within a factor of about 4
- * anyway) accepts. */
+ * machine under other builds, 2026-12-05, graph_eval.c as of eaafb32): a
+ * 2D simplex source 1.00 ns per sample; 16 chained scale_bias nodes over it
+ * add 0.17 ns per node per sample, 16 add-a-constant nodes 0.21 ns, 8
+ * curve nodes (3 points) 4-5.5 ns. 0.5 covers the arithmetic nodes, which
+ * most graphs are made of, with room; a curve costs about 10 times that,
+ * which this one constant does not see (a graph of many curves is
+ * under-estimated by up to that factor). */
 #define COST_GRAPH_NODE 0.5
 
 /* source_cost for noise_graph_field_cost: cost_estimate(spec, 1,
