@@ -56,11 +56,16 @@ static int json_reply(json_t *doc, const char *cache_control, reply *out)
     return rc;
 }
 
-/* Sets key to v (taken) in doc; on failure frees doc and returns NULL. */
+/* Sets key to v (taken) in doc; on failure frees doc and returns NULL
+ * (json_object_set_new releases v itself when it fails). */
 static json_t *with(json_t *doc, const char *key, json_t *v)
 {
-    if (doc == NULL || v == NULL || json_object_set_new(doc, key, v) != 0) {
+    if (doc == NULL || v == NULL) {
         json_decref(v);
+        json_decref(doc);
+        return NULL;
+    }
+    if (json_object_set_new(doc, key, v) != 0) {
         json_decref(doc);
         return NULL;
     }

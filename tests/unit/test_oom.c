@@ -10,8 +10,8 @@
  * (render.c, pngenc.c through libpng's allocator), and libmicrohttpd
  * response objects (failalloc_fail_here before each is created).
  *
- * Asserted for a tile (a cache miss each time), a point, a batch of points
- * and a bad request: while the armed allocation fails the answer is 503 with
+ * Asserted for a tile (a cache miss each time), a point, a batch of points,
+ * a bad request, a graph's tile, a graph's point and POST /api/graphs: while the armed allocation fails the answer is 503 with
  * the JSON error body, or exactly the normal answer where the code can do
  * without that allocation (a tile the cache could not keep is still sent);
  * never a crash, a hang, a damaged body, another status or a cached failure; the request that needs no failure gets exactly the normal
@@ -38,6 +38,8 @@
 #include "base/failalloc.h"
 #include "net/http.h"
 #include "noise.h"
+#include "noise_graph.h"
+#include "tiles/fieldsrc.h"
 #include "tiles/render.h"
 #include "base/scratch.h"
 #include "test.h"
@@ -205,7 +207,32 @@ static const char *tile_target(long nth, reply *normal)
     return target_buf;
 }
 
-static reply point_normal, points_normal, bad_normal;
+#define GRAPH_TEXT "add(perlin(octaves:3),mul(0.5,simplex))"
+
+/* A graph's tile, a new one each time; the normal answer rendered here
+ * from the graph prepared in this process. */
+static const char *graph_tile_target(long nth, reply *normal)
+{
+    noise_graph *g = noise_graph_decode(GRAPH_TEXT, strlen(GRAPH_TEXT), NULL);
+    noise_graph_field *f = g != NULL ? noise_graph_prepare(g, 7, NULL) : NULL;
+    noise_graph_destroy(g);
+    fieldsrc_graph *src = f != NULL ? fieldsrc_graph_create(f, 1.0) : NULL;
+    render_opts opts = {.palette = RENDER_TERRAIN};
+    unsigned char *png = NULL;
+    size_t size = 0;
+    memset(normal, 0, sizeof *normal);
+    if (src != NULL && render_tile_src(NULL, src, 4, nth, -3, 256, &opts, RENDER_PNG, 0, &png, &size) == 0) {
+        normal->status = 200;
+        normal->body = (char *)png;
+        normal->len = size;
+        snprintf(normal->content_type, sizeof normal->content_type, "image/png");
+    }
+    fieldsrc_graph_release(src);
+    snprintf(target_buf, sizeof target_buf, "/graph/7/4/%ld/-3.png?g=" GRAPH_TEXT "&palette=terrain", nth);
+    return target_buf;
+}
+
+static reply point_normal, points_normal, bad_normal, graph_point_normal, graph_post_normal;
 
 static const char *copy_normal(reply *normal, const reply *from)
 {
@@ -239,6 +266,27 @@ static const char *bad_target(long nth, reply *normal)
     copy_normal(normal, &bad_normal);
     return BAD_TARGET;
 }
+
+#define GRAPH_POINT_TARGET "/graph/42/point?g=" GRAPH_TEXT "&x=0.25&y=-1.5"
+#define GRAPH_POST_TARGET "/api/graphs?seed=3"
+
+static const char *graph_point_target(long nth, reply *normal)
+{
+    (void)nth;
+    copy_normal(normal, &graph_point_normal);
+    return GRAPH_POINT_TARGET;
+}
+
+static const char *graph_post_target(long nth, reply *normal)
+{
+    (void)nth;
+    copy_normal(normal, &graph_post_normal);
+    return GRAPH_POST_TARGET;
+}
+
+static const char graph_body[] =
+    "{\"node\":\"add\",\"inputs\":[{\"node\":\"perlin\",\"octaves\":3},"
+    "{\"node\":\"mul\",\"inputs\":[0.5,{\"node\":\"simplex\"}]}]}";
 
 static const char points_body[] =
     "{\"points\":[[0,0],[0.5,-1.25],[3,4],[1e6,-1e-6],[-7.5,2.25],[0.125,0.875],"
@@ -280,6 +328,27 @@ static void test_bad_request(void)
     reply_free(&bad_normal);
 }
 
+static void test_graph_tile(void)
+{
+    long n = fail_each_allocation("graph tile", "GET", NULL, graph_tile_target);
+    CHECKF(n >= 8, "only %ld allocations on the graph tile path", n);
+}
+
+static void test_graph_point_and_post(void)
+{
+    CHECK(request("GET", GRAPH_POINT_TARGET, NULL, &graph_point_normal) == 0 &&
+          graph_point_normal.status == 200);
+    CHECK(strstr(graph_point_normal.body, "\"graph\":\"" GRAPH_TEXT "\"") != NULL);
+    long n = fail_each_allocation("graph point", "GET", NULL, graph_point_target);
+    CHECKF(n >= 5, "only %ld allocations on the graph point path", n);
+    reply_free(&graph_point_normal);
+    CHECK(request("POST", GRAPH_POST_TARGET, graph_body, &graph_post_normal) == 0 &&
+          graph_post_normal.status == 200);
+    n = fail_each_allocation("POST /api/graphs", "POST", graph_body, graph_post_target);
+    CHECKF(n >= 5, "only %ld allocations on the POST /api/graphs path", n);
+    reply_free(&graph_post_normal);
+}
+
 int main(void)
 {
     config cfg;
@@ -301,6 +370,8 @@ int main(void)
     RUN(test_point);
     RUN(test_points);
     RUN(test_bad_request);
+    RUN(test_graph_tile);
+    RUN(test_graph_point_and_post);
     http_stop(srv, 1000);
     http_global_shutdown();
     return t_done();
