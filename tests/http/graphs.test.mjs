@@ -67,6 +67,23 @@ const FIELDS = {
   cellular: ['', 'return=f2-f1&distance=manhattan&jitter=0.8', 'return=cell&octaves=2'],
   classic: ['', 'octaves=4', 'fade=quintic'],
 };
+// The golden fields of the noise core (tests/unit/test_noise_golden.c):
+// every base (kind and variant) in every mode, frequency 0.75.
+const GOLDEN_BASES = [['value', ''], ['value', 'lattice=triangle'], ['perlin', ''], ['perlin', 'lattice=triangle'],
+  ['simplex', ''], ['improved', ''], ['cellular', ''], ['classic', 'fade=linear'], ['classic', 'fade=cubic'],
+  ['classic', 'fade=quintic'], ['perlin', 'gradients=angle'], ['simplex', 'gradients=angle'], ['simplex', 'falloff=quartic'],
+  ['simplex', 'gradients=angle&falloff=quartic']];
+const GOLDEN_MODES = ['octaves=1', 'octaves=5', 'fractal=turbulence&octaves=4', 'fractal=ridged&octaves=4',
+  'octaves=3&warp=1.5', 'octaves=2&t=-2.75'];
+const GOLDEN_FORMS = [
+  (k, s) => `/${k}/${s}/3/-2/5.png?palette=terrain&shade=1&`,
+  (k, s) => `/${k}/${s}/3/-2/5.webp?zero=1&`,
+  (k, s) => `/${k}/${s}/4/2/-3.npy?gradient=1&`,
+  (k, s) => `/${k}/${s}/4/2/-3@2x.r16?`,
+  (k, s) => `/${k}/${s}/5/3/4.png?encoding=mapbox&`,
+  (k, s) => `/${k}/${s}/point?x=-37.3&y=12.6&`,
+];
+
 // Render and height options each URL form takes.
 const FORMS = [
   (k, s) => `/${k}/${s}/3/-2/5.png?`,
@@ -157,6 +174,38 @@ function spellings() {
   out.push('  {"node" : "add" ,\n "inputs":[ {"node":"perlin","frequency":0.5,"octaves":2} , {"node":"mul","inputs":[0.25,{"node":"simplex","frequency":2}]}]}\n');
   return out.slice(0, 50);
 }
+
+test('the golden fields as one-source graphs: the kind\'s bytes and ETags (tiles, numbers, points, batches)', async () => {
+  let checked = 0;
+  const pts2 = JSON.stringify({ points: Array.from({ length: 12 }, (_, i) => [i * 0.173 - 37.3, 12.6 - i * 0.31]) });
+  const pts3 = JSON.stringify({ points: Array.from({ length: 12 }, (_, i) => [i * 0.173 - 37.3, 12.6 - i * 0.31, i * 0.2 - 1]) });
+  const post = { method: 'POST', headers: { 'Content-Type': 'application/json' } };
+  for (const [kind, variant] of GOLDEN_BASES) {
+    for (const mode of GOLDEN_MODES) {
+      const params = [variant, 'frequency=0.75', mode].filter(Boolean).join('&');
+      const probe = await get(`${d.url}/${kind}/2024/point?x=0&y=0&${params}`);
+      if (probe.status === 400) continue; // t on a 2D variant: no such field
+      const g = await canonical(sourceNode(kind, params));
+      for (const form of GOLDEN_FORMS) {
+        const a = await get(d.url + form(kind, 2024) + params);
+        const b = await get(d.url + form('graph', 2024) + 'g=' + g);
+        assert.equal(a.status, 200, a.text);
+        assert.ok(a.body.equals(b.body), `${form('graph', 2024)}g=${g} differs from the kind URL`);
+        assert.equal(a.headers.get('etag'), b.headers.get('etag'));
+        checked++;
+      }
+      const bodies = [pts2];
+      if ((await get(`${d.url}/${kind}/2024/points?${params}`, { ...post, body: pts3 })).status === 200) bodies.push(pts3);
+      for (const body of bodies) {
+        const a = await get(`${d.url}/${kind}/2024/points?${params}`, { ...post, body });
+        const b = await get(`${d.url}/graph/2024/points?g=${g}`, { ...post, body });
+        assert.ok(a.body.equals(b.body), `points ${kind}?${params}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 500, `${checked} checks`);
+});
 
 test('50 spellings of a graph give one URL, one ETag, one cache entry; other graphs differ', async () => {
   const docs = spellings();
