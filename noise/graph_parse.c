@@ -1755,13 +1755,18 @@ noise_graph *noise_graph_decode(const char *text, size_t len, noise_graph_error 
         return NULL;
     }
     if (s.n != len || memcmp(s.b, text, len) != 0) {
+        size_t at = 0;
+        while (at < len && at < s.n && s.b[at] == text[at])
+            at++;
         if (s.n <= 400)
-            ng_error(err, NOISE_GRAPH_ECANONICAL, "", "the graph text is not in canonical form; canonical: %s", s.b);
+            ng_error(err, NOISE_GRAPH_ECANONICAL, "",
+                     "the graph text is not in canonical form (it differs from character %zu); canonical: %s",
+                     at + 1, s.b);
         else
             ng_error(err, NOISE_GRAPH_ECANONICAL, "",
-                     "the graph text is not in canonical form (its canonical form has %zu characters: POST the "
-                     "graph to get it)",
-                     s.n);
+                     "the graph text is not in canonical form (it differs from character %zu; its canonical form "
+                     "has %zu characters: POST the graph to get it)",
+                     at + 1, s.n);
         free(s.b);
         noise_graph_destroy(g);
         return NULL;
