@@ -487,7 +487,7 @@ static int read_points(builder *b, const char *node, const ng_pdef *d, const ng_
                     pairs ? "[x, y] pairs" : "numbers", jtype_name(v->type));
     double vals[2 * NOISE_GRAPH_MAX_POINTS];
     int n_vals = 0;
-    int nested = v->count > 0 && J[v->first].type == NG_J_ARRAY;
+    int nested = pairs && v->count > 0 && J[v->first].type == NG_J_ARRAY;
     int n_points = pairs && !nested ? v->count / 2 : v->count;
     if (n_points > NOISE_GRAPH_MAX_POINTS)
         return fail(b, NOISE_GRAPH_ELIMIT, "%s: at most %d points, got %d", node, NOISE_GRAPH_MAX_POINTS, n_points);

@@ -372,6 +372,8 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"curve\",\"inputs\":[1]}", NOISE_GRAPH_EPARAM, "", "curve needs the parameter points" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[1,0.5]}", NOISE_GRAPH_EPARAM, "/points/1",
       "strictly increasing" },
+    { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[[0,1],[2,3]]}", NOISE_GRAPH_EPARAM, "/points/0",
+      "points must be finite numbers, got an array" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":3}", NOISE_GRAPH_EPARAM, "/points", "must be an array" },
     /* rules between parameters */
     { 1, "{\"node\":\"clamp\",\"inputs\":[1],\"min\":2}", NOISE_GRAPH_EPARAM, "/min",
