@@ -372,6 +372,8 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"curve\",\"inputs\":[1]}", NOISE_GRAPH_EPARAM, "", "curve needs the parameter points" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[1,0.5]}", NOISE_GRAPH_EPARAM, "/points/1",
       "strictly increasing" },
+    { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[[0,1],[2,3]]}", NOISE_GRAPH_EPARAM, "/points/0",
+      "points must be finite numbers, got an array" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":3}", NOISE_GRAPH_EPARAM, "/points", "must be an array" },
     /* rules between parameters */
     { 1, "{\"node\":\"clamp\",\"inputs\":[1],\"min\":2}", NOISE_GRAPH_EPARAM, "/min",
@@ -413,7 +415,8 @@ static const bad_case bad_cases[] = {
          "48,49,49,50,50,51,51,52,52,53,53,54,54,55,55,56,56,57,57,58,58,59,59,60,60,61,61,62,62,63,63,64,64]}",
       NOISE_GRAPH_ELIMIT, "/points", "at most 64 points, got 65" },
     /* canonical form */
-    { 0, "perlin(octaves:2.0)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin(octaves:2)" },
+    { 0, "perlin(octaves:2.0)", NOISE_GRAPH_ECANONICAL, "",
+      "not in canonical form (it differs from character 17); canonical: perlin(octaves:2)" },
     { 0, "perlin(lattice:square)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin" },
     { 0, "perlin(seed:-1)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin(seed:4294967295)" },
     { 0, "add(perlin(frequency:2),perlin(frequency:2))", NOISE_GRAPH_ECANONICAL, "",
