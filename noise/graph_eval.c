@@ -34,7 +34,8 @@
  * Arithmetic is plain C in a fixed order (no FMA: -ffp-contract=off), the
  * same on every instruction-set path; only the sources run vector code,
  * which gives the scalar path's bits. Rotation uses the core's nl_sincos;
- * power with a real exponent uses libm's pow (see NG_POW below).
+ * power with a real exponent uses its own exp and log (ge_pow): libm's pow
+ * differs between libraries and, in glibc, between CPUs (an FMA variant).
  */
 /* The chunk loops are plain element-wise arithmetic: let the compiler
  * turn them into SSE2 lanes, which round each lane as the scalar
@@ -719,6 +720,52 @@ static void ge_zero_grad(ge_state *S, double (*g)[NE_CHUNK], int n)
         memset(g[c], 0, (size_t)n * sizeof(double));
 }
 
+/* x^e for x >= 0, e > 0, as exp(e log x) with only +, -, *, / and exact
+ * scalings (frexp, ldexp), so the same bits on every build and CPU (libm's
+ * pow is not: glibc picks an FMA variant on CPUs that have it). log x =
+ * k ln 2 + 2 atanh(s), s = (m - 1) / (m + 1), m = x / 2^k in [sqrt(1/2),
+ * sqrt(2)) (|s| < 0.1716; 13 terms of the series: truncation below 1e-20);
+ * exp y = 2^j exp(r), |r| <= ln(2) / 2, Taylor to degree 16 (truncation
+ * below 1e-19). Against glibc's pow: within 5e-15 relative where
+ * |e log x| <= 20, 2e-14 over x in (0, 2), e in [1, 16] (measured at 10^6
+ * points; the rounding of y = e log x, |y| 2^-53, dominates);
+ * tests/unit/test_graph_eval.c allows 2e-15 + 2.5e-16 |y|. */
+#define GE_LN2_HI 0.6931471803691238   /* 0x1.62e42feep-1: ln 2's first 33 bits */
+#define GE_LN2_LO 1.9082149292705877e-10
+static double ge_pow(double x, double e)
+{
+    if (!(x > 0))
+        return x == 0 ? 0.0 : x; /* 0, or NaN */
+    if (x == INFINITY)
+        return x;
+    int k;
+    double m = frexp(x, &k); /* x = m 2^k, m in [1/2, 1) */
+    if (m < 0.7071067811865476) {
+        m *= 2.0;
+        k--;
+    }
+    double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+    double p = 1.0 / 27.0;
+    for (int j = 25; j >= 1; j -= 2)
+        p = 1.0 / j + s2 * p;
+    double lm = 2.0 * s * p; /* log m */
+    double y = e * ((double)k * GE_LN2_HI + ((double)k * GE_LN2_LO + lm));
+    if (y > 709.8)
+        return INFINITY;
+    if (y < -745.2)
+        return 0.0;
+    double jf = floor(y * 1.4426950408889634 + 0.5); /* y / ln 2, to the nearest */
+    double r = (y - jf * GE_LN2_HI) - jf * GE_LN2_LO;
+    double q = 1.0 / 20922789888000.0; /* 1/16! */
+    static const double inv_fact[16] = { 1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040,
+                                         1.0 / 40320, 1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800,
+                                         1.0 / 479001600, 1.0 / 6227020800.0, 1.0 / 87178291200.0,
+                                         1.0 / 1307674368000.0 };
+    for (int j = 15; j >= 0; j--)
+        q = inv_fact[j] + r * q;
+    return ldexp(q, (int)jf);
+}
+
 /* pingpong's triangle wave and its slope: v mod 2 (floored) folded */
 static inline double ge_pp(double v, double *slope)
 {
@@ -1016,11 +1063,11 @@ static void ge_value_run(ge_state *S, int vi, int n)
                     g[c][i] = a[i] < 0 ? -ga[c][i] : ga[c][i];
         return;
     case NG_POW: {
-        /* sign(a) |a|^e by libm's pow; the slope e |a|^e / |a|, 0 at a = 0
+        /* sign(a) |a|^e (ge_pow); the slope e |a|^e / |a|, 0 at a = 0
          * for e != 1 (e < 1: infinite there) */
         double e = v->p[0];
         for (int i = 0; i < n; i++) {
-            double x = fabs(a[i]), r = e == 1.0 ? x : pow(x, e);
+            double x = fabs(a[i]), r = e == 1.0 ? x : ge_pow(x, e);
             out[i] = a[i] < 0 ? -r : r;
             if (want) {
                 double s = e == 1.0 ? 1.0 : x > 0 ? e * r / x : 0.0;
