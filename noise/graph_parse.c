@@ -487,7 +487,7 @@ static int read_points(builder *b, const char *node, const ng_pdef *d, const ng_
                     pairs ? "[x, y] pairs" : "numbers", jtype_name(v->type));
     double vals[2 * NOISE_GRAPH_MAX_POINTS];
     int n_vals = 0;
-    int nested = v->count > 0 && J[v->first].type == NG_J_ARRAY;
+    int nested = pairs && v->count > 0 && J[v->first].type == NG_J_ARRAY;
     int n_points = pairs && !nested ? v->count / 2 : v->count;
     if (n_points > NOISE_GRAPH_MAX_POINTS)
         return fail(b, NOISE_GRAPH_ELIMIT, "%s: at most %d points, got %d", node, NOISE_GRAPH_MAX_POINTS, n_points);
@@ -596,8 +596,11 @@ static int build_source(builder *b, const ng_jval *obj, noise_kind kind, ng_node
             copy[text_len] = '\0';
             memcpy(name, v->key, v->key_len);
             name[v->key_len] = '\0';
-            if (memchr(v->key, '\0', v->key_len))
-                name[0] = '?'; /* a key with a NUL is no parameter */
+            /* a NUL (\u0000) inside: no parameter name or word has one */
+            for (size_t c = 0; c < text_len; c++)
+                copy[c] = copy[c] ? copy[c] : '?';
+            for (size_t c = 0; c < v->key_len; c++)
+                name[c] = name[c] ? name[c] : '?';
             names[n] = name;
             values[n] = copy;
             where[n] = m;
@@ -1752,13 +1755,18 @@ noise_graph *noise_graph_decode(const char *text, size_t len, noise_graph_error 
         return NULL;
     }
     if (s.n != len || memcmp(s.b, text, len) != 0) {
+        size_t at = 0;
+        while (at < len && at < s.n && s.b[at] == text[at])
+            at++;
         if (s.n <= 400)
-            ng_error(err, NOISE_GRAPH_ECANONICAL, "", "the graph text is not in canonical form; canonical: %s", s.b);
+            ng_error(err, NOISE_GRAPH_ECANONICAL, "",
+                     "the graph text is not in canonical form (it differs from character %zu); canonical: %s",
+                     at + 1, s.b);
         else
             ng_error(err, NOISE_GRAPH_ECANONICAL, "",
-                     "the graph text is not in canonical form (its canonical form has %zu characters: POST the "
-                     "graph to get it)",
-                     s.n);
+                     "the graph text is not in canonical form (it differs from character %zu; its canonical form "
+                     "has %zu characters: POST the graph to get it)",
+                     at + 1, s.n);
         free(s.b);
         noise_graph_destroy(g);
         return NULL;

@@ -44,6 +44,8 @@ static const canon_case canon_cases[] = {
       "\"octaves\":6},{\"node\":\"mul\",\"inputs\":[0.5,{\"node\":\"x\"}]}]}",
       "add(fractal(perlin(frequency:0.01),octaves:6),mul(0.5,x))", 6, 3 },
     { "1.5", "1.5", 1, 1 },
+    /* JSON escapes and whitespace */
+    { " {\"n\\u006fde\" :\t\"per\\u006cin\",\r\n\"fractal\":\"ridg\\u0065d\"} ", "perlin(fractal:ridged)", 1, 1 },
     { "-0", "0", 1, 1 },
     { "{\"node\":\"constant\",\"value\":-2.5e0}", "-2.5", 1, 1 },
     { "{\"node\":\"perlin\",\"seed\":-1}", "perlin(seed:4294967295)", 1, 1 },
@@ -323,6 +325,9 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"classic\",\"t\":1}", NOISE_GRAPH_EPARAM, "/t", "a 2D field" },
     { 1, "{\"node\":\"simplex\",\"period\":4}", NOISE_GRAPH_EPARAM, "/period", "no square period" },
     { 1, "{\"node\":\"perlin\",\"period\":3.5}", NOISE_GRAPH_EPARAM, "/period", "whole number" },
+    { 1, "{\"node\":\"perlin\",\"\\ud83d\\ude00\":1}", NOISE_GRAPH_EPARAM, "/\xf0\x9f\x98\x80",
+      "unknown parameter '?\?\?\?'" },
+    { 1, "{\"node\":\"perlin\",\"fractal\":\"\\u0000\"}", NOISE_GRAPH_EPARAM, "/fractal", "got '?'" },
     { 1, "{\"node\":\"x\",\"k\":1}", NOISE_GRAPH_EPARAM, "/k", "x takes no parameters" },
     { 1, "{\"node\":\"smin\",\"inputs\":[1,2],\"k\":0}", NOISE_GRAPH_EPARAM, "/k",
       "smin: k must be a number in (0, 1e6], got 0" },
@@ -367,6 +372,8 @@ static const bad_case bad_cases[] = {
     { 1, "{\"node\":\"curve\",\"inputs\":[1]}", NOISE_GRAPH_EPARAM, "", "curve needs the parameter points" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[1,0.5]}", NOISE_GRAPH_EPARAM, "/points/1",
       "strictly increasing" },
+    { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":[[0,1],[2,3]]}", NOISE_GRAPH_EPARAM, "/points/0",
+      "points must be finite numbers, got an array" },
     { 1, "{\"node\":\"terrace\",\"inputs\":[1],\"points\":3}", NOISE_GRAPH_EPARAM, "/points", "must be an array" },
     /* rules between parameters */
     { 1, "{\"node\":\"clamp\",\"inputs\":[1],\"min\":2}", NOISE_GRAPH_EPARAM, "/min",
@@ -408,7 +415,8 @@ static const bad_case bad_cases[] = {
          "48,49,49,50,50,51,51,52,52,53,53,54,54,55,55,56,56,57,57,58,58,59,59,60,60,61,61,62,62,63,63,64,64]}",
       NOISE_GRAPH_ELIMIT, "/points", "at most 64 points, got 65" },
     /* canonical form */
-    { 0, "perlin(octaves:2.0)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin(octaves:2)" },
+    { 0, "perlin(octaves:2.0)", NOISE_GRAPH_ECANONICAL, "",
+      "not in canonical form (it differs from character 17); canonical: perlin(octaves:2)" },
     { 0, "perlin(lattice:square)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin" },
     { 0, "perlin(seed:-1)", NOISE_GRAPH_ECANONICAL, "", "canonical: perlin(seed:4294967295)" },
     { 0, "add(perlin(frequency:2),perlin(frequency:2))", NOISE_GRAPH_ECANONICAL, "",
