@@ -1118,15 +1118,15 @@ static void ge_value_run(ge_state *S, int vi, int n)
         return;
     case NG_CLAMP: {
         double lo = v->p[0], hi = v->p[1];
+        /* in two steps without a branch (max, then min) */
         for (int i = 0; i < n; i++) {
-            double x = a[i];
-            out[i] = x < lo ? lo : x > hi ? hi : x;
-            if (want) {
-                int in = x >= lo && x <= hi;
-                for (int c = 0; c < nc; c++)
-                    g[c][i] = in ? ga[c][i] : 0.0;
-            }
+            double x = a[i] < lo ? lo : a[i];
+            out[i] = x > hi ? hi : x;
         }
+        if (want)
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < n; i++)
+                    g[c][i] = a[i] >= lo && a[i] <= hi ? ga[c][i] : 0.0;
         return;
     }
     case NG_SCALE_BIAS: {
@@ -1168,12 +1168,17 @@ static void ge_value_run(ge_state *S, int vi, int n)
                 s = (c[1] + (2.0 * c[2] + 3.0 * c[3])) / c[4];
             } else {
                 int lo = 0, hi = np - 2; /* largest k with xs[k] <= x */
-                while (lo < hi) {
-                    int mid = (lo + hi + 1) / 2;
-                    if (xs[mid] <= x)
-                        lo = mid;
-                    else
-                        hi = mid - 1;
+                if (np <= 12) {
+                    for (int k = 1; k <= np - 2; k++) /* a count: no branch to mispredict */
+                        lo += xs[k] <= x;
+                } else {
+                    while (lo < hi) {
+                        int mid = (lo + hi + 1) / 2;
+                        if (xs[mid] <= x)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
+                    }
                 }
                 const double *c = coef + 5 * lo;
                 double t = (x - xs[lo]) / c[4];
@@ -1194,12 +1199,17 @@ static void ge_value_run(ge_state *S, int vi, int n)
             double x = a[i], val, s = 0.0;
             /* idx: how many points are <= x (libnoise's loop) */
             int lo = 0, hi = np;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (xs[mid] <= x)
-                    lo = mid + 1;
-                else
-                    hi = mid;
+            if (np <= 12) {
+                for (int k = 0; k < np; k++) /* a count: no branch to mispredict */
+                    lo += xs[k] <= x;
+            } else {
+                while (lo < hi) {
+                    int mid = (lo + hi) / 2;
+                    if (xs[mid] <= x)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
             }
             int i0 = lo - 1 < 0 ? 0 : lo - 1 > np - 1 ? np - 1 : lo - 1;
             int i1 = lo > np - 1 ? np - 1 : lo;
