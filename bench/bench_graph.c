@@ -11,7 +11,9 @@
  * 3. the representative graphs of bench_graph_cases.h against the sum of
  *    their sources' fills (each source instance of the prepared graph,
  *    with its frequency and seed, filled alone by noise_field_grid_rows:
- *    found by the cost walk, noise_graph_field_cost).
+ *    found by the cost walk, noise_graph_field_cost), and against the
+ *    kinds that compute the same fractals (perlin with octaves=6 for fBm
+ *    over perlin) where there are such.
  *
  * Every figure is the median of REPS repetitions; a repetition times every
  * case in turn (interleaved, so a change in machine load hits all alike),
@@ -188,14 +190,22 @@ int main(void)
         free(j);
     }
     /* 3 */
-    filler rep[BENCH_GRAPH_N_CASES];
+    filler rep[BENCH_GRAPH_N_CASES], kinds[BENCH_GRAPH_N_CASES][3];
+    int n_kinds[BENCH_GRAPH_N_CASES];
     for (int i = 0; i < BENCH_GRAPH_N_CASES; i++) {
         rep[i].graph = prepare_json(bench_graph_cases[i].json);
         rep[i].field = NULL;
+        n_kinds[i] = 0;
+        for (int k = 0; k < 3 && bench_graph_cases[i].kinds[k]; k++) {
+            kinds[i][k].graph = prepare_json(bench_graph_cases[i].kinds[k]);
+            kinds[i][k].field = NULL;
+            n_kinds[i]++;
+        }
     }
 
     static double t_one_g[2][N_ONES][REPS], t_one_k[2][N_ONES][REPS], t_base[2][REPS], t_chain[2][N_NODES][REPS];
     static double t_rep[2][BENCH_GRAPH_N_CASES][REPS], t_src[2][BENCH_GRAPH_N_CASES][REPS];
+    static double t_kind[2][BENCH_GRAPH_N_CASES][REPS];
     int n_src[BENCH_GRAPH_N_CASES];
     for (int r = 0; r < REPS; r++)
         for (int gr = 0; gr < 2; gr++) {
@@ -212,6 +222,9 @@ int main(void)
                 noise_graph_field_cost(rep[i].graph, gr, 2, time_source, &s, 0.0, NULL, 0);
                 t_src[gr][i][r] = s.ns;
                 n_src[i] = s.n_sources;
+                t_kind[gr][i][r] = 0.0;
+                for (int k = 0; k < n_kinds[i]; k++)
+                    t_kind[gr][i][r] += time_fill(&kinds[i][k], gr);
             }
         }
 
@@ -235,13 +248,20 @@ int main(void)
     }
 
     printf("\n## representative graphs against the sum of their sources' fills (ns per sample)\n\n");
-    printf("| graph | sources | values: graph | sources | ratio | gradients: graph | sources | ratio |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("| graph | sources | values: graph | sources | ratio | kinds | ratio | gradients: graph | sources | ratio "
+           "| kinds | ratio |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < BENCH_GRAPH_N_CASES; i++) {
-        double gv = median(t_rep[0][i], REPS), sv = median(t_src[0][i], REPS);
-        double gg = median(t_rep[1][i], REPS), sg = median(t_src[1][i], REPS);
-        printf("| %s | %d | %.2f | %.2f | %.3f | %.2f | %.2f | %.3f |\n", bench_graph_cases[i].name, n_src[i], gv, sv,
-               gv / sv, gg, sg, gg / sg);
+        printf("| %s | %d", bench_graph_cases[i].name, n_src[i]);
+        for (int gr = 0; gr < 2; gr++) {
+            double g = median(t_rep[gr][i], REPS), s = median(t_src[gr][i], REPS), k = median(t_kind[gr][i], REPS);
+            printf(" | %.2f | %.2f | %.3f", g, s, g / s);
+            if (n_kinds[i])
+                printf(" | %.2f | %.3f", k, g / k);
+            else
+                printf(" | - | -");
+        }
+        printf(" |\n");
     }
     printf("\n");
     for (int i = 0; i < BENCH_GRAPH_N_CASES; i++) {
@@ -251,6 +271,8 @@ int main(void)
             printf("%s: %s\n", bench_graph_cases[i].name, text);
         noise_graph_destroy(g);
         noise_graph_field_destroy(rep[i].graph);
+        for (int k = 0; k < n_kinds[i]; k++)
+            noise_graph_field_destroy(kinds[i][k].graph);
     }
     for (int i = 0; i < N_ONES; i++) {
         noise_graph_field_destroy(one_g[i].graph);

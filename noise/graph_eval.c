@@ -34,7 +34,8 @@
  * Arithmetic is plain C in a fixed order (no FMA: -ffp-contract=off), the
  * same on every instruction-set path; only the sources run vector code,
  * which gives the scalar path's bits. Rotation uses the core's nl_sincos;
- * power with a real exponent uses libm's pow (see NG_POW below).
+ * power with a real exponent uses its own exp and log (ge_pow): libm's pow
+ * differs between libraries and, in glibc, between CPUs (an FMA variant).
  */
 /* The chunk loops are plain element-wise arithmetic: let the compiler
  * turn them into SSE2 lanes, which round each lane as the scalar
@@ -719,6 +720,152 @@ static void ge_zero_grad(ge_state *S, double (*g)[NE_CHUNK], int n)
         memset(g[c], 0, (size_t)n * sizeof(double));
 }
 
+/* x^e for x >= 0, e > 0, as exp(e log x) with only +, -, *, / and exact
+ * scalings by powers of 2, so the same bits on every build and CPU (libm's
+ * pow is not: glibc picks an FMA variant on CPUs that have it). log x =
+ * k ln 2 + 2 atanh(s), s = (m - 1) / (m + 1), m = x / 2^k in [sqrt(1/2),
+ * sqrt(2)) (|s| < 0.1716; the series to s^21: truncation below 3e-17);
+ * exp y = 2^j exp(r), |r| <= ln(2) / 2, Taylor to degree 13 (truncation
+ * below 5e-18). Against glibc's pow: within 5e-15 relative where
+ * |e log x| <= 20, 2e-14 over x in (0, 2), e in [1, 16] (measured at 10^6
+ * points; the rounding of y = e log x, |y| 2^-53, dominates);
+ * tests/unit/test_graph_eval.c allows 2e-15 + 2.5e-16 |y|. */
+#define GE_LN2_HI 0.6931471803691238   /* 0x1.62e42feep-1: ln 2's first 33 bits */
+#define GE_LN2_LO 1.9082149292705877e-10
+static const double ge_inv_odd[14] = { 1.0,        1.0 / 3,  1.0 / 5,  1.0 / 7,  1.0 / 9,
+                                        1.0 / 11,   1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19,
+                                        1.0 / 21,   1.0 / 23, 1.0 / 25, 1.0 / 27 };
+static const double ge_inv_fact[17] = { 1.0,
+                                        1.0,
+                                        1.0 / 2,
+                                        1.0 / 6,
+                                        1.0 / 24,
+                                        1.0 / 120,
+                                        1.0 / 720,
+                                        1.0 / 5040,
+                                        1.0 / 40320,
+                                        1.0 / 362880,
+                                        1.0 / 3628800,
+                                        1.0 / 39916800,
+                                        1.0 / 479001600,
+                                        1.0 / 6227020800.0,
+                                        1.0 / 87178291200.0,
+                                        1.0 / 1307674368000.0,
+                                        1.0 / 20922789888000.0 };
+
+static double ge_pow(double x, double e)
+{
+    if (!(x > 0))
+        return x == 0 ? 0.0 : x; /* 0, or NaN */
+    if (x == INFINITY)
+        return x;
+    /* x = m 2^k, m in [1, 2), from the bits (subnormals scaled up first) */
+    uint64_t u;
+    int k = 0;
+    if (x < 0x1p-1022) {
+        x *= 0x1p54;
+        k = -54;
+    }
+    memcpy(&u, &x, sizeof u);
+    k += (int)(u >> 52) - 1023;
+    u = (u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+    double m;
+    memcpy(&m, &u, sizeof m);
+    if (m >= 1.4142135623730951) {
+        m *= 0.5;
+        k++;
+    }
+    double s = (m - 1.0) / (m + 1.0), s2 = s * s;
+    double p = ge_inv_odd[10];
+    for (int j = 9; j >= 0; j--)
+        p = ge_inv_odd[j] + s2 * p;
+    double lm = 2.0 * s * p; /* log m */
+    double y = e * ((double)k * GE_LN2_HI + ((double)k * GE_LN2_LO + lm));
+    if (y > 709.8)
+        return INFINITY;
+    if (y < -745.2)
+        return 0.0;
+    double h = y * 1.4426950408889634 + 0.5; /* y / ln 2, to the nearest: floor(h) */
+    int64_t hi = (int64_t)h;
+    hi -= h < (double)hi;
+    double jf = (double)hi;
+    double r = (y - jf * GE_LN2_HI) - jf * GE_LN2_LO;
+    double q = ge_inv_fact[13];
+    for (int j = 12; j >= 0; j--)
+        q = ge_inv_fact[j] + r * q;
+    int ji = (int)jf;
+    if (ji < -1021 || ji > 1022)
+        return ldexp(q, ji);
+    uint64_t sb = (uint64_t)(ji + 1023) << 52; /* 2^ji exactly */
+    double sc;
+    memcpy(&sc, &sb, sizeof sc);
+    return q * sc;
+}
+
+/* ge_pow(|a[i]|, e) into r[i] for i < n: the same numbers, computed a
+ * stage at a time over the chunk (each stage a loop the compiler can run
+ * on lanes; one sample's Horner chains are long, the chunk's are
+ * independent); zeros, subnormals, infinities, NaN and results outside
+ * the normal range by ge_pow itself. */
+static void ge_pow_n(const double *a, int n, double e, double *r)
+{
+    double s[NE_CHUNK], s2[NE_CHUNK], kk[NE_CHUNK], p[NE_CHUNK];
+    unsigned char special[NE_CHUNK];
+    for (int i = 0; i < n; i++) {
+        double x = fabs(a[i]), m;
+        special[i] = !(x >= 0x1p-1022) || x == INFINITY;
+        if (special[i])
+            x = 1.0;
+        uint64_t u;
+        memcpy(&u, &x, sizeof u);
+        int k = (int)(u >> 52) - 1023;
+        u = (u & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+        memcpy(&m, &u, sizeof m);
+        if (m >= 1.4142135623730951) {
+            m *= 0.5;
+            k++;
+        }
+        s[i] = (m - 1.0) / (m + 1.0);
+        kk[i] = (double)k;
+    }
+    for (int i = 0; i < n; i++) {
+        s2[i] = s[i] * s[i];
+        p[i] = ge_inv_odd[10];
+    }
+    for (int j = 9; j >= 0; j--)
+        for (int i = 0; i < n; i++)
+            p[i] = ge_inv_odd[j] + s2[i] * p[i];
+    for (int i = 0; i < n; i++) {
+        double lm = 2.0 * s[i] * p[i];
+        double y = e * (kk[i] * GE_LN2_HI + (kk[i] * GE_LN2_LO + lm));
+        if (y > 709.8 || y < -745.2) {
+            special[i] = 1;
+            y = 0.0;
+        }
+        double h = y * 1.4426950408889634 + 0.5;
+        int hi = (int)h;
+        hi -= h < (double)hi;
+        double jf = (double)hi;
+        s[i] = (y - jf * GE_LN2_HI) - jf * GE_LN2_LO; /* r */
+        kk[i] = jf;
+        p[i] = ge_inv_fact[13];
+    }
+    for (int j = 12; j >= 0; j--)
+        for (int i = 0; i < n; i++)
+            p[i] = ge_inv_fact[j] + s[i] * p[i];
+    for (int i = 0; i < n; i++) {
+        int ji = (int)kk[i];
+        if (special[i] || ji < -1021 || ji > 1022) {
+            r[i] = special[i] ? ge_pow(fabs(a[i]), e) : ldexp(p[i], ji);
+            continue;
+        }
+        uint64_t sb = (uint64_t)(ji + 1023) << 52;
+        double sc;
+        memcpy(&sc, &sb, sizeof sc);
+        r[i] = p[i] * sc;
+    }
+}
+
 /* pingpong's triangle wave and its slope: v mod 2 (floored) folded */
 static inline double ge_pp(double v, double *slope)
 {
@@ -1016,11 +1163,13 @@ static void ge_value_run(ge_state *S, int vi, int n)
                     g[c][i] = a[i] < 0 ? -ga[c][i] : ga[c][i];
         return;
     case NG_POW: {
-        /* sign(a) |a|^e by libm's pow; the slope e |a|^e / |a|, 0 at a = 0
+        /* sign(a) |a|^e (ge_pow); the slope e |a|^e / |a|, 0 at a = 0
          * for e != 1 (e < 1: infinite there) */
         double e = v->p[0];
+        if (e != 1.0)
+            ge_pow_n(a, n, e, out);
         for (int i = 0; i < n; i++) {
-            double x = fabs(a[i]), r = e == 1.0 ? x : pow(x, e);
+            double x = fabs(a[i]), r = e == 1.0 ? x : out[i];
             out[i] = a[i] < 0 ? -r : r;
             if (want) {
                 double s = e == 1.0 ? 1.0 : x > 0 ? e * r / x : 0.0;
@@ -1071,15 +1220,15 @@ static void ge_value_run(ge_state *S, int vi, int n)
         return;
     case NG_CLAMP: {
         double lo = v->p[0], hi = v->p[1];
+        /* in two steps without a branch (max, then min) */
         for (int i = 0; i < n; i++) {
-            double x = a[i];
-            out[i] = x < lo ? lo : x > hi ? hi : x;
-            if (want) {
-                int in = x >= lo && x <= hi;
-                for (int c = 0; c < nc; c++)
-                    g[c][i] = in ? ga[c][i] : 0.0;
-            }
+            double x = a[i] < lo ? lo : a[i];
+            out[i] = x > hi ? hi : x;
         }
+        if (want)
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < n; i++)
+                    g[c][i] = a[i] >= lo && a[i] <= hi ? ga[c][i] : 0.0;
         return;
     }
     case NG_SCALE_BIAS: {
@@ -1121,12 +1270,17 @@ static void ge_value_run(ge_state *S, int vi, int n)
                 s = (c[1] + (2.0 * c[2] + 3.0 * c[3])) / c[4];
             } else {
                 int lo = 0, hi = np - 2; /* largest k with xs[k] <= x */
-                while (lo < hi) {
-                    int mid = (lo + hi + 1) / 2;
-                    if (xs[mid] <= x)
-                        lo = mid;
-                    else
-                        hi = mid - 1;
+                if (np <= 12) {
+                    for (int k = 1; k <= np - 2; k++) /* a count: no branch to mispredict */
+                        lo += xs[k] <= x;
+                } else {
+                    while (lo < hi) {
+                        int mid = (lo + hi + 1) / 2;
+                        if (xs[mid] <= x)
+                            lo = mid;
+                        else
+                            hi = mid - 1;
+                    }
                 }
                 const double *c = coef + 5 * lo;
                 double t = (x - xs[lo]) / c[4];
@@ -1147,12 +1301,17 @@ static void ge_value_run(ge_state *S, int vi, int n)
             double x = a[i], val, s = 0.0;
             /* idx: how many points are <= x (libnoise's loop) */
             int lo = 0, hi = np;
-            while (lo < hi) {
-                int mid = (lo + hi) / 2;
-                if (xs[mid] <= x)
-                    lo = mid + 1;
-                else
-                    hi = mid;
+            if (np <= 12) {
+                for (int k = 0; k < np; k++) /* a count: no branch to mispredict */
+                    lo += xs[k] <= x;
+            } else {
+                while (lo < hi) {
+                    int mid = (lo + hi) / 2;
+                    if (xs[mid] <= x)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
             }
             int i0 = lo - 1 < 0 ? 0 : lo - 1 > np - 1 ? np - 1 : lo - 1;
             int i1 = lo > np - 1 ? np - 1 : lo;

@@ -809,14 +809,142 @@ static void test_limit(void)
     noise_graph_field_destroy(f);
 }
 
+/* ---- each node's value, worked out by hand ---- */
+
+typedef struct {
+    const char *json;
+    int dims;
+    double want;
+} value_case;
+
+static void test_node_values(void)
+{
+    /* at the point (6, 6) or (6, 6, 3) */
+    static const value_case vc[] = {
+        { "{\"node\": \"add\", \"inputs\": [1, 2, 3.5]}", 2, 6.5 },
+        { "{\"node\": \"sub\", \"inputs\": [5, 2]}", 2, 3 },
+        { "{\"node\": \"mul\", \"inputs\": [2, 3, {\"node\": \"x\"}]}", 2, 36 },
+        { "{\"node\": \"div\", \"inputs\": [3, 2]}", 2, 1.5 },
+        { "{\"node\": \"div\", \"inputs\": [1, 0]}", 2, 1e9 },
+        { "{\"node\": \"div\", \"inputs\": [1, -1e-12]}", 2, -1e9 },
+        { "{\"node\": \"min\", \"inputs\": [3, 1, 2]}", 2, 1 },
+        { "{\"node\": \"max\", \"inputs\": [3, 1, 2]}", 2, 3 },
+        { "{\"node\": \"smin\", \"k\": 0.1, \"inputs\": [0, 0.05]}", 2, -0.00625 },
+        { "{\"node\": \"smax\", \"k\": 0.1, \"inputs\": [0, 0.05]}", 2, 0.05625 },
+        { "{\"node\": \"smin\", \"k\": 0.1, \"inputs\": [0, 0.5]}", 2, 0 },
+        { "{\"node\": \"neg\", \"inputs\": [2]}", 2, -2 },
+        { "{\"node\": \"abs\", \"inputs\": [-2]}", 2, 2 },
+        { "{\"node\": \"pow\", \"exponent\": 0.5, \"inputs\": [-0.25]}", 2, -0.5 },
+        { "{\"node\": \"pow\", \"exponent\": 3, \"inputs\": [0.5]}", 2, 0.125 },
+        { "{\"node\": \"powi\", \"n\": 3, \"inputs\": [-2]}", 2, -8 },
+        { "{\"node\": \"powi\", \"n\": 0, \"inputs\": [5]}", 2, 1 },
+        { "{\"node\": \"sqrt\", \"inputs\": [-1]}", 2, 0 },
+        { "{\"node\": \"sqrt\", \"inputs\": [0.25]}", 2, 0.5 },
+        { "{\"node\": \"ssqrt\", \"inputs\": [-0.25]}", 2, -0.5 },
+        { "{\"node\": \"clamp\", \"inputs\": [5]}", 2, 1 },
+        { "{\"node\": \"clamp\", \"min\": -2, \"inputs\": [-5]}", 2, -2 },
+        { "{\"node\": \"scale_bias\", \"scale\": 3, \"bias\": 1, \"inputs\": [2]}", 2, 7 },
+        { "{\"node\": \"remap\", \"inputs\": [0.5]}", 2, 0.75 },
+        { "{\"node\": \"remap\", \"from_min\": 0, \"from_max\": 2, \"to_min\": 10, \"to_max\": 20, \"inputs\": [3]}", 2,
+          25 },
+        { "{\"node\": \"curve\", \"points\": [[-1, -1], [0, 0.5], [1, 1]], \"inputs\": [0]}", 2, 0.5 },
+        { "{\"node\": \"curve\", \"points\": [[-1, -1], [0, 0.5], [1, 1]], \"inputs\": [1]}", 2, 1 },
+        { "{\"node\": \"curve\", \"points\": [[-1, -1], [0, 0.5], [1, 1]], \"inputs\": [2]}", 2, 1 },
+        { "{\"node\": \"curve\", \"points\": [[-1, -1], [0, 0.5], [1, 1]], \"inputs\": [-3]}", 2, -1 },
+        /* a straight line stays one: the secants agree, the tangents are theirs */
+        { "{\"node\": \"curve\", \"points\": [[0, 0], [1, 2], [2, 4]], \"inputs\": [0.5]}", 2, 1 },
+        { "{\"node\": \"terrace\", \"points\": [-1, 0, 1], \"inputs\": [0.5]}", 2, 0.25 },
+        { "{\"node\": \"terrace\", \"points\": [-1, 0, 1], \"invert\": true, \"inputs\": [0.5]}", 2, 0.75 },
+        { "{\"node\": \"terrace\", \"points\": [-1, 0, 1], \"smooth\": true, \"inputs\": [0.5]}", 2, 0.5 },
+        { "{\"node\": \"terrace\", \"points\": [-1, 0, 1], \"inputs\": [3]}", 2, 1 },
+        { "{\"node\": \"blend\", \"inputs\": [0, 2, 0]}", 2, 1 },
+        { "{\"node\": \"select\", \"inputs\": [10, 20, 0]}", 2, 20 },
+        { "{\"node\": \"select\", \"inputs\": [10, 20, 5]}", 2, 10 },
+        { "{\"node\": \"select\", \"inputs\": [10, 20, 1]}", 2, 20 },
+        { "{\"node\": \"select\", \"falloff\": 0.5, \"inputs\": [10, 20, -1]}", 2, 15 },
+        { "{\"node\": \"select\", \"falloff\": 0.5, \"inputs\": [10, 20, 1]}", 2, 15 },
+        { "{\"node\": \"x\"}", 2, 6 },
+        { "{\"node\": \"y\"}", 3, 6 },
+        { "{\"node\": \"t\"}", 2, 0 },
+        { "{\"node\": \"t\"}", 3, 3 },
+        { "{\"node\": \"domain_offset\", \"t\": 5, \"inputs\": [{\"node\": \"t\"}]}", 2, 5 },
+        { "{\"node\": \"domain_scale\", \"scale\": 2, \"inputs\": [{\"node\": \"t\"}]}", 3, 6 },
+        { "{\"node\": \"distance\", \"px\": 3, \"py\": 2}", 2, 5 },
+        { "{\"node\": \"domain_scale\", \"scale\": 2, \"inputs\": [{\"node\": \"x\"}]}", 2, 12 },
+        { "{\"node\": \"domain_offset\", \"y\": -1, \"inputs\": [{\"node\": \"y\"}]}", 2, 5 },
+        { "{\"node\": \"domain_rotate\", \"angle\": 90, \"inputs\": [{\"node\": \"x\"}]}", 2, -6 },
+        { "{\"node\": \"domain_rotate\", \"angle\": -90, \"inputs\": [{\"node\": \"y\"}]}", 2, -6 },
+        { "{\"node\": \"domain_rotate\", \"angle\": 180, \"inputs\": [{\"node\": \"x\"}]}", 3, -6 },
+        { "{\"node\": \"warp\", \"amplitude\": 0.5, \"inputs\": [{\"node\": \"x\"}, 1, 2]}", 2, 6.5 },
+        { "{\"node\": \"warp\", \"amplitude\": 0.5, \"inputs\": [{\"node\": \"y\"}, 1, 2]}", 3, 7 },
+        { "{\"node\": \"fractal\", \"octaves\": 3, \"inputs\": [{\"node\": \"x\"}]}", 2, 18 / 1.75 },
+        { "{\"node\": \"fractal\", \"type\": \"turbulence\", \"octaves\": 2, \"inputs\": [-0.5]}", 2, 0 },
+        { "{\"node\": \"fractal\", \"type\": \"ridged\", \"octaves\": 2, \"inputs\": [0]}", 2, 1 },
+        { "{\"node\": \"fractal\", \"type\": \"pingpong\", \"octaves\": 1, \"inputs\": [0]}", 2, -1 },
+        { "{\"node\": \"fractal\", \"type\": \"pingpong\", \"octaves\": 1, \"inputs\": [0.25]}", 2, 0 },
+    };
+    const double p[3] = { 6, 6, 3 };
+    for (size_t i = 0; i < sizeof vc / sizeof vc[0]; i++) {
+        noise_graph_error err;
+        noise_graph *g = noise_graph_parse_json(vc[i].json, strlen(vc[i].json), &err);
+        CHECKF(g != NULL, "%s: %s", vc[i].json, g ? "" : err.message);
+        if (!g)
+            continue;
+        noise_graph_field *f = noise_graph_prepare(g, 5, &err);
+        double v = NAN, gp[3];
+        CHECK(f && noise_graph_field_point(f, p, vc[i].dims, &v, gp, NULL) == 0);
+        CHECKF(fabs(v - vc[i].want) <= 1e-15 * (1 + fabs(vc[i].want)), "%s %dD: %.17g, want %.17g", vc[i].json,
+               vc[i].dims, v, vc[i].want);
+        /* and the same on a grid row through the point (to float) */
+        float fv = 0;
+        if (vc[i].dims == 2) {
+            CHECK(f && noise_graph_field_grid_rows(f, p[0], p[1], 1.0, 1, 0, 1, &fv, NULL) == 0);
+            CHECKF(fv == (float)v, "%s grid: %.9g", vc[i].json, (double)fv);
+        }
+        noise_graph_field_destroy(f);
+        noise_graph_destroy(g);
+    }
+}
+
+/* ---- pow: the graph's own, against libm's ---- */
+
+static void test_pow_matches_libm(void)
+{
+    uint64_t st = 99;
+    double worst = 0;
+    for (int i = 0; i < 2000; i++) {
+        double a = tn_uniform(&st, -2, 2), e = tn_uniform(&st, 0.05, 16);
+        if (i % 7 == 0)
+            a = tn_uniform(&st, -1e-6, 1e-6);
+        tg G = { .n = 0 };
+        int c = tg_const(&G, a);
+        G.nodes[tg_op(&G, NG_POW, c, -1, -1)].p[0] = e;
+        noise_graph_field *f = noise_graph_prepare(tg_graph(&G), 0, NULL);
+        double v = 0, p[2] = { 0, 0 }, want = copysign(pow(fabs(a), e), a);
+        CHECK(f && noise_graph_field_point(f, p, 2, &v, NULL, NULL) == 0);
+        double err = want == 0 ? fabs(v) : fabs(v - want) / fabs(want);
+        if (err > worst)
+            worst = err;
+        /* y = e log|a| rounds to |y| 2^-53, which exp carries into a
+         * relative error of the same size: a few ulps plus that */
+        double y = fabs(e * log(fabs(a)));
+        CHECKF(err <= 2e-15 + 2.5e-16 * y || (fabs(want) < 1e-300 && fabs(v) < 1e-300),
+               "pow(%.17g, %.17g): %.17g, libm %.17g", a, e, v, want);
+        noise_graph_field_destroy(f);
+    }
+    printf("# pow: worst relative difference from libm %.3g\n", worst);
+}
+
 int main(void)
 {
     RUN(test_one_source_is_the_kind);
+    RUN(test_node_values);
     RUN(test_gradients_match_differences);
     RUN(test_grid_rows_are_points);
     RUN(test_shared_subgraph_once);
     RUN(test_cost);
     RUN_PATHS(test_paths_agree);
     RUN(test_limit);
+    RUN(test_pow_matches_libm);
     return t_done();
 }
