@@ -72,8 +72,34 @@ function showInfo(text) {
   presetInputs.forEach((i) => { i.checked = !!p && i.value === p.name; });
   $('g-desc').textContent = p ? p.description : text ? 'Your own graph: pick a preset to start again from one.' : '';
 }
+/* The JSON to edit: the daemon's canonical JSON spells every parameter;
+ * a source's parameters at their default (/api/kinds) and a seed offset
+ * of 0 are left out, as the user would write them (the same graph). */
+function concise(json) {
+  const api = nt().api();
+  const kinds = new Set(api.kinds.map((k) => k.name));
+  const node = (n) => {
+    if (!n || typeof n !== 'object' || Array.isArray(n)) return n;
+    const out = {};
+    Object.keys(n).forEach((k) => {
+      const v = n[k];
+      if (kinds.has(n.node) && k !== 'node' && k !== 'inputs') {
+        const p = C.findParam(api.params, k);
+        if (k === 'seed' ? v === 0 : p && C.appliesTo(p, n.node) && p.def !== undefined && v === p.def) return;
+      }
+      out[k] = k === 'inputs' ? v.map(node) : v;
+    });
+    return out;
+  };
+  if (json && json.nodes && json.output !== undefined) {
+    const named = {};
+    Object.keys(json.nodes).forEach((k) => { named[k] = node(json.nodes[k]); });
+    return { nodes: named, output: node(json.output) };
+  }
+  return node(json);
+}
 function setEditor(text, json) {
-  $('g-json').value = C.formatJson(json, 56);
+  $('g-json').value = C.formatJson(concise(json), 56);
   editorFor = text;
   showError('');
   sizeNote();

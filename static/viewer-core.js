@@ -210,17 +210,18 @@
   function formatJson(value, width) {
     width = width || 72;
     function one(v) { return JSON.stringify(v, null, 1).replace(/\n\s*/g, ' ').replace(/([[{]) /g, '$1').replace(/ ([\]}])/g, '$1'); }
-    function fmt(v, ind) {
+    /* lead: the columns before v on its line (indentation, "key": ) */
+    function fmt(v, ind, lead) {
       if (v === null || typeof v !== 'object') return JSON.stringify(v);
       var flat = one(v);
       var scalars = Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== 'object' || Array.isArray(x) && x.every(function (y) { return typeof y !== 'object'; }); });
-      if (flat.length + ind.length <= width || scalars) return flat;
+      if (flat.length + lead + 1 <= width || scalars) return flat;
       var inner = ind + '  ';
-      var items = Array.isArray(v) ? v.map(function (x) { return inner + fmt(x, inner); })
-        : Object.keys(v).map(function (k) { return inner + JSON.stringify(k) + ': ' + fmt(v[k], inner); });
+      var items = Array.isArray(v) ? v.map(function (x) { return inner + fmt(x, inner, inner.length); })
+        : Object.keys(v).map(function (k) { var key = JSON.stringify(k) + ': '; return inner + key + fmt(v[k], inner, inner.length + key.length); });
       return (Array.isArray(v) ? '[' : '{') + '\n' + items.join(',\n') + '\n' + ind + (Array.isArray(v) ? ']' : '}');
     }
-    return fmt(value, '');
+    return fmt(value, '', 0);
   }
   /* A strict JSON reader that keeps where each value is written: the
    * editor's checks (where a syntax error is, which text a JSON pointer
@@ -355,7 +356,8 @@
               var w = NAME.exec(text.slice(i));
               if (!w) fail('expected a value for ' + key[0]);
               i += w[0].length;
-              out[key[0]] = w[0];
+              /* switches (terrace's invert, smooth) are JSON booleans */
+              out[key[0]] = w[0] === 'true' ? true : w[0] === 'false' ? false : w[0];
             }
           } else {
             (out.inputs = out.inputs || []).push(node());
