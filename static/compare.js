@@ -42,7 +42,7 @@ function sync() {
     next.addTo(map2);
     layer2 = next;
   }
-  label('map-label-a', nt().state.kind);
+  label('map-label-a', nt().fieldLabel());
   label('map-label-b', kindB);
   $('cmp-kind').querySelectorAll('input').forEach((i) => { i.checked = i.value === kindB; });
 }

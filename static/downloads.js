@@ -70,14 +70,15 @@ function withText(png, pairs) {
 function absolute(href) { return new URL(href, location.href).href; }
 function describe(win) {
   const s = nt().state;
-  return 'noisetile ' + s.kind + ' seed ' + s.seed + ': window x=' + win.x + ' y=' + win.y + ' step=' + win.step +
+  const field = s.graph ? 'graph ' + s.graph.text : s.kind;
+  return 'noisetile ' + field + ' seed ' + s.seed + ': window x=' + win.x + ' y=' + win.y + ' step=' + win.step +
     ', ' + win.width + ' x ' + win.height + ' samples (sample (i, j) at (x + i*step, y + j*step))';
 }
 let current = null;   /* the window and links update() made */
 function sidecar() {
   const s = nt().state, win = current.win;
   return JSON.stringify({
-    noisetile: { kind: s.kind, seed: s.seed, query: nt().fieldQuery().join('&') },
+    noisetile: Object.assign(s.graph ? { graph: s.graph.text } : { kind: s.kind }, { seed: s.seed, query: nt().fieldQuery().join('&') }),
     window: { x: win.x, y: win.y, step: win.step, width: win.width, height: win.height,
       sample: 'sample (i, j) is the field at (x + i*step, y + j*step)' },
     files: Object.fromEntries(Object.entries(current.links).map(([id, [href, file]]) => [file, absolute(href)])),
@@ -111,7 +112,7 @@ async function downloadPng(e) {
 function update() {
   const win = sizedWindow();
   const s = nt().state;
-  const name = 'noisetile-' + s.kind + '-' + s.seed + '-' + win.width + 'x' + win.height;
+  const name = 'noisetile-' + nt().fieldLabel() + '-' + s.seed + '-' + win.width + 'x' + win.height;
   const links = {
     'dl-png': [gridUrl('png', win, undefined, picture()), name + '.png'],
     'dl-npy': [gridUrl('npy', win), name + '.npy'],

@@ -64,9 +64,12 @@ export function resampled(win, width, height) {
   return { x: win.x, y: win.y, step, width, height: h, zoom: win.zoom };
 }
 
+/* The path of the map's field (a graph's: /graph/{seed}, its g= in
+ * fieldQuery), or of the kind given with the panel's parameters. */
 export function fieldPath(kind, seed) {
   const s = nt().state;
-  return '/' + encodeURIComponent(kind || s.kind) + '/' + (seed === undefined ? s.seed : seed);
+  const head = kind || !s.graph ? encodeURIComponent(kind || s.kind) : 'graph';
+  return '/' + head + '/' + (seed === undefined ? s.seed : seed);
 }
 
 export function windowQuery(win) {

@@ -26,11 +26,11 @@ function fix(v, d) {
   return (v < 0 && Number(s) !== 0 ? '\u2212' : '') + s;
 }
 
-/* One column per field: kind, seed. */
+/* One column per field: the map's (a kind or a graph), the compared kind. */
 function fields() {
-  const a = { kind: nt().state.kind, id: 'a' };
+  const a = { kind: undefined, name: nt().fieldLabel(), id: 'a' };
   const b = compareKind();
-  return b ? [a, { kind: b, id: 'b' }] : [a];
+  return b ? [a, { kind: b, name: b, id: 'b' }] : [a];
 }
 
 function table(results, win) {
@@ -41,7 +41,7 @@ function table(results, win) {
   results.forEach((r) => {
     const th = document.createElement('th');
     th.scope = 'col';
-    th.textContent = r.field.kind;
+    th.textContent = r.field.name;
     th.className = 'col-' + r.field.id;
     head.appendChild(th);
   });
@@ -98,8 +98,8 @@ function histogram(results) {
   });
   $('stats-legend').hidden = results.length < 2;
   if (results.length > 1) {
-    $('stats-legend-a').textContent = results[0].field.kind + ' (bars)';
-    $('stats-legend-b').textContent = results[1].field.kind + ' (line)';
+    $('stats-legend-a').textContent = results[0].field.name + ' (bars)';
+    $('stats-legend-b').textContent = results[1].field.name + ' (line)';
   }
 }
 

@@ -154,7 +154,9 @@
   function encodeValue(p, v) { return p.type === 'boolean' ? (v ? '1' : '0') : fmtNum(v); }
 
   /* ---- a field's URLs ----
-   * state: {kind, seed, field: {name: value}, render: {name: value},
+   * state: {kind, graph: null | {text: canonical text}, seed,
+   *         field: {name: value} (the kind's; unused while a graph is shown),
+   *         render: {name: value},
    *         view: {x, y, z}, point: {x, y} | null, grid: bool} */
   /* The GLSL article's variants are 2D (docs/field.md): with
    * gradients=angle or falloff=quartic the daemon takes no t. */
@@ -178,9 +180,12 @@
   }
   /* Query parts of the field: only the parameters that differ from their
    * defaults, in the daemon's order, so one view has one URL per tile. */
-  function fieldQuery(api, state) { return paramsQuery(api.params, state.field, state.kind); }
+  function fieldQuery(api, state) {
+    return state.graph ? ['g=' + graphParam(state.graph.text)] : paramsQuery(api.params, state.field, state.kind);
+  }
   function renderQuery(api, state) { return paramsQuery(api.render, state.render); }
-  function fieldBase(state) { return '/' + encodeURIComponent(state.kind) + '/' + state.seed; }
+  /* A graph's field (docs/graphs.md) is /graph/{seed}/...?g=<canonical text> */
+  function fieldBase(state) { return '/' + (state.graph ? 'graph' : encodeURIComponent(state.kind)) + '/' + state.seed; }
   /* Leaflet's tile URL template ({r}: "@2x" on high-DPI screens). */
   function tileTemplate(api, state) {
     var q = fieldQuery(api, state).concat(renderQuery(api, state)).join('&');
@@ -191,11 +196,190 @@
       .concat(fieldQuery(api, state)).join('&');
   }
 
+  /* ---- field graphs (docs/graphs.md) ----
+   * The page holds a graph as its canonical text (state.graph.text), which
+   * only the daemon writes (POST /api/graphs); the text is made of URL-safe
+   * characters (letters, digits and ( ) , : $ . - _), so it goes into a
+   * query or the hash as it is, anything else percent-encoded. */
+  function graphParam(text) {
+    return String(text).replace(/[^A-Za-z0-9(),:$._-]/g, function (c) { return encodeURIComponent(c); });
+  }
+  /* JSON text laid out for reading and editing: an object or array on one
+   * line when it fits in `width` columns at its indentation, arrays of
+   * numbers (curve points) always on one line. */
+  function formatJson(value, width) {
+    width = width || 72;
+    function one(v) { return JSON.stringify(v, null, 1).replace(/\n\s*/g, ' ').replace(/([[{]) /g, '$1').replace(/ ([\]}])/g, '$1'); }
+    /* lead: the columns before v on its line (indentation, "key": ) */
+    function fmt(v, ind, lead) {
+      if (v === null || typeof v !== 'object') return JSON.stringify(v);
+      var flat = one(v);
+      var scalars = Array.isArray(v) && v.every(function (x) { return x === null || typeof x !== 'object' || Array.isArray(x) && x.every(function (y) { return typeof y !== 'object'; }); });
+      if (flat.length + lead + 1 <= width || scalars) return flat;
+      var inner = ind + '  ';
+      var items = Array.isArray(v) ? v.map(function (x) { return inner + fmt(x, inner, inner.length); })
+        : Object.keys(v).map(function (k) { var key = JSON.stringify(k) + ': '; return inner + key + fmt(v[k], inner, inner.length + key.length); });
+      return (Array.isArray(v) ? '[' : '{') + '\n' + items.join(',\n') + '\n' + ind + (Array.isArray(v) ? ']' : '}');
+    }
+    return fmt(value, '', 0);
+  }
+  /* A strict JSON reader that keeps where each value is written: the
+   * editor's checks (where a syntax error is, which text a JSON pointer
+   * names). scanJson(text) -> {ok: true, value, spans} | {ok: false, msg,
+   * offset, line, column}; spans maps each JSON pointer to [start, end). */
+  function scanJson(text) {
+    var i = 0, spans = {};
+    function fail(msg, at) { var e = new Error(msg); e.offset = at === undefined ? i : at; throw e; }
+    function ws() { while (i < text.length && /[ \t\n\r]/.test(text[i])) i++; }
+    function esc(k) { return String(k).replace(/~/g, '~0').replace(/\//g, '~1'); }
+    function value(ptr) {
+      ws();
+      var start = i, c = text[i], v;
+      if (c === '{') {
+        i++; v = {}; ws();
+        if (text[i] === '}') i++;
+        else for (;;) {
+          ws();
+          if (text[i] !== '"') fail(text[i] === undefined ? 'the text ends inside an object' : 'expected a key in double quotes, found ' + show());
+          var kAt = i, k = str();
+          if (Object.prototype.hasOwnProperty.call(v, k)) fail('the key "' + k + '" appears twice in one object', kAt);
+          ws();
+          if (text[i] !== ':') fail('expected ":" after the key "' + k + '", found ' + show());
+          i++;
+          v[k] = value(ptr + '/' + esc(k));
+          ws();
+          if (text[i] === ',') { i++; continue; }
+          if (text[i] === '}') { i++; break; }
+          fail(text[i] === undefined ? 'the text ends inside an object' : 'expected "," or "}" after a value, found ' + show());
+        }
+      } else if (c === '[') {
+        i++; v = []; ws();
+        if (text[i] === ']') i++;
+        else for (;;) {
+          v.push(value(ptr + '/' + v.length));
+          ws();
+          if (text[i] === ',') { i++; continue; }
+          if (text[i] === ']') { i++; break; }
+          fail(text[i] === undefined ? 'the text ends inside an array' : 'expected "," or "]" after a value, found ' + show());
+        }
+      } else if (c === '"') v = str();
+      else {
+        var m = /^(-?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
+        if (!m) fail(c === undefined ? 'the text ends where a value should be' : 'expected a value, found ' + show());
+        i += m[0].length;
+        v = m[0] === 'true' ? true : m[0] === 'false' ? false : m[0] === 'null' ? null : Number(m[0]);
+      }
+      spans[ptr] = [start, i];
+      return v;
+    }
+    function show() { var t = text.slice(i, i + 12).split('\n')[0]; return t ? '\u201c' + t + '\u201d' : 'the end of a line'; }
+    function str() {
+      var j = i + 1, out = '';
+      for (;;) {
+        if (j >= text.length) fail('a string is not closed', i);
+        var ch = text[j];
+        if (ch === '"') break;
+        if (ch === '\\') {
+          var e = text[j + 1];
+          if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(text.slice(j + 2, j + 6))) { out += String.fromCharCode(parseInt(text.slice(j + 2, j + 6), 16)); j += 6; continue; }
+          var map = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+          if (!(e in map)) fail('a bad escape in a string', j);
+          out += map[e]; j += 2; continue;
+        }
+        if (ch < ' ') fail('a control character (a line break?) inside a string', j);
+        out += ch; j++;
+      }
+      i = j + 1;
+      return out;
+    }
+    try {
+      var v = value('');
+      ws();
+      if (i < text.length) fail('more text after the document: ' + show());
+      return { ok: true, value: v, spans: spans };
+    } catch (e) {
+      var before = text.slice(0, e.offset).split('\n');
+      return { ok: false, msg: e.message, offset: e.offset, line: before.length, column: before[before.length - 1].length + 1 };
+    }
+  }
+
+  /* The canonical text (noise/noise_graph.h) read back into a graph JSON
+   * document the daemon takes, for the editor of a shared link:
+   *   node  := NAME [ "(" item { "," item } ")" ] | NUMBER | "$" INDEX
+   *   item  := node | KEY ":" value
+   *   value := NUMBER | WORD | "(" NUMBER { "," NUMBER } ")"
+   * "$N" (the N-th NAME node written so far) is written out again in full:
+   * the daemon merges identical sub-graphs. Throws an Error saying where
+   * the text stops making sense; the daemon has the last word on the rest. */
+  function decodeGraphText(text) {
+    var i = 0, written = [];
+    var NUM = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/, NAME = /^[A-Za-z_][A-Za-z0-9_-]*/;
+    function fail(msg) { throw new Error(msg + ' at character ' + (i + 1) + ' of the graph text'); }
+    function num() {
+      var m = NUM.exec(text.slice(i));
+      if (!m) fail('expected a number');
+      i += m[0].length;
+      return Number(m[0]);
+    }
+    function node() {
+      var c = text[i];
+      if (c === '$') {
+        i++;
+        var m = /^\d+/.exec(text.slice(i));
+        if (!m) fail('expected a node number after "$"');
+        i += m[0].length;
+        var k = Number(m[0]);
+        if (!(k < written.length) || written[k] === null) fail('"$' + k + '" names no node written before it');
+        return JSON.parse(JSON.stringify(written[k]));
+      }
+      if (c === '-' || c === '.' || (c >= '0' && c <= '9')) return num();
+      var n = NAME.exec(text.slice(i));
+      if (!n) fail('expected a node');
+      i += n[0].length;
+      var out = { node: n[0] }, at = written.length;
+      written.push(null);
+      if (text[i] === '(') {
+        i++;
+        for (;;) {
+          var key = NAME.exec(text.slice(i));
+          if (key && text[i + key[0].length] === ':') {
+            i += key[0].length + 1;
+            if (text[i] === '(') {
+              i++;
+              var list = [num()];
+              while (text[i] === ',') { i++; list.push(num()); }
+              if (text[i] !== ')') fail('expected "," or ")" in a list');
+              i++;
+              out[key[0]] = list;
+            } else if (NUM.test(text.slice(i))) out[key[0]] = num();
+            else {
+              var w = NAME.exec(text.slice(i));
+              if (!w) fail('expected a value for ' + key[0]);
+              i += w[0].length;
+              /* switches (terrace's invert, smooth) are JSON booleans */
+              out[key[0]] = w[0] === 'true' ? true : w[0] === 'false' ? false : w[0];
+            }
+          } else {
+            (out.inputs = out.inputs || []).push(node());
+          }
+          if (text[i] === ',') { i++; continue; }
+          if (text[i] === ')') { i++; break; }
+          fail('expected "," or ")"');
+        }
+      }
+      written[at] = out;
+      return out;
+    }
+    var root = node();
+    if (i !== text.length) fail('unexpected text');
+    return root;
+  }
+
   /* ---- the URL hash: view, field, rendering, overlay, selected point ---- */
   /* The state of the first view (no hash). */
   function firstState(api) {
     var s = {
-      kind: api.kindDefault, seed: FIRST_VIEW.seed, field: {}, render: {},
+      kind: api.kindDefault, graph: null, seed: FIRST_VIEW.seed, field: {}, render: {},
       view: { x: FIRST_VIEW.view.x, y: FIRST_VIEW.view.y, z: FIRST_VIEW.view.z }, point: null, grid: false
     };
     if (!parseParam(api.seed, String(s.seed)).ok) s.seed = api.seed.min;
@@ -209,12 +393,13 @@
     return s;
   }
   /* The hash of a state, '#z=..&x=..&y=..&kind=..&seed=..&<field>&<render>
-   * [&grid=1][&px=..&py=..]'; the centre rounded to a tenth of a pixel. */
+   * [&grid=1][&px=..&py=..]', with a graph '#z=..&x=..&y=..&g=<canonical
+   * text>&seed=..&<render>...'; the centre rounded to a tenth of a pixel. */
   function encodeHash(api, state) {
     var z = state.view.z, d = coordDigits(api.tileSize / api.worldSize * Math.pow(2, z));
     var parts = ['z=' + z, 'x=' + encodeURIComponent(fmtNum(roundTo(state.view.x, d))), 'y=' + encodeURIComponent(fmtNum(roundTo(state.view.y, d))),
-      'kind=' + encodeURIComponent(state.kind), 'seed=' + state.seed];
-    parts = parts.concat(fieldQuery(api, state), renderQuery(api, state));
+      state.graph ? 'g=' + graphParam(state.graph.text) : 'kind=' + encodeURIComponent(state.kind), 'seed=' + state.seed];
+    parts = parts.concat(state.graph ? [] : fieldQuery(api, state), renderQuery(api, state));
     if (state.grid) parts.push('grid=1');
     if (state.point) parts.push('px=' + encodeURIComponent(fmtNum(state.point.x)), 'py=' + encodeURIComponent(fmtNum(state.point.y)));
     return '#' + parts.join('&');
@@ -241,6 +426,11 @@
     var q = new URLSearchParams(text);
     var k = q.get('kind');
     if (k !== null) { if (findKind(api, k)) state.kind = k; else msgs.push('unknown kind \u201c' + k + '\u201d'); }
+    var g = q.get('g');
+    if (g !== null) {
+      if (g === '') msgs.push('an empty graph (g=)');
+      else state.graph = { text: g };
+    }
     var s = q.get('seed');
     if (s !== null) {
       var r = parseParam(api.seed, s);
@@ -281,6 +471,7 @@
     num: num, fmtNum: fmtNum, coordDigits: coordDigits, roundTo: roundTo, fmtSigned: fmtSigned, fmtSci: fmtSci,
     normParam: normParam, parseKinds: parseKinds, appliesTo: appliesTo, findKind: findKind, findParam: findParam,
     rangeText: rangeText, rangeChip: rangeChip, parseParam: parseParam, encodeValue: encodeValue,
+    graphParam: graphParam, formatJson: formatJson, scanJson: scanJson, decodeGraphText: decodeGraphText,
     fieldQuery: fieldQuery, renderQuery: renderQuery, fieldBase: fieldBase, tileTemplate: tileTemplate, pointUrl: pointUrl,
     firstState: firstState, encodeHash: encodeHash, decodeHash: decodeHash, viewLimit: viewLimit
   };

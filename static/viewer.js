@@ -53,7 +53,7 @@
   /* ---- state (its shape: viewer-core.js, "a field's URLs") ---- */
   var api = null;
   var state = {
-    kind: null, seed: null, field: {}, render: {},
+    kind: null, graph: null, seed: null, field: {}, render: {},
     view: { x: 0, y: 0, z: 2 }, point: null, grid: false
   };
 
@@ -393,13 +393,19 @@
       c.set(v === undefined ? c.param.def : v);
       if (!c.render) {
         var on = appliesTo(c.param, state.kind);
-        c.row.hidden = !on;
+        c.row.hidden = !on || !!state.graph;
       }
     });
+    /* a graph (graph.js) has its own panel: of the kind's controls only the
+     * seed stays, and the lattice grid has no lattice to draw */
+    inputs.kind.row.hidden = !!state.graph;
+    $('grid-row').hidden = !!state.graph;
     /* a group none of whose controls apply to this kind: no heading either */
     $('controls').querySelectorAll('fieldset.group').forEach(function (fs) {
       fs.hidden = ![].some.call(fs.children, function (c) { return c.tagName !== 'LEGEND' && !c.hidden; });
     });
+    $('graph-group').hidden = !state.graph;
+    document.body.classList.toggle('graph', !!state.graph);
   }
 
   /* ---- the map ---- */
@@ -532,7 +538,7 @@
     /* the answer's t, or the panel's where t applies (classic and the
      * GLSL variants are 2D: their answers have 2 gradient components) */
     var t = j.params && j.params.t !== undefined ? j.params.t
-      : appliesTo(fieldParam('t'), state.kind) && j.gradient.length > 2 ? fieldValue('t') : undefined;
+      : !state.graph && appliesTo(fieldParam('t'), state.kind) && j.gradient.length > 2 ? fieldValue('t') : undefined;
     var has3 = j.gradient.length > 2;
     $('info-t').textContent = t === undefined ? '' : fmtNum(t);
     $('info-t').hidden = $('info-t-label').hidden = t === undefined;
@@ -662,8 +668,9 @@
   var grid = null;
   function syncGrid() {
     $('grid-toggle').checked = state.grid;
-    if (state.grid && !grid) { grid = new GridLayer(); map.addLayer(grid); }
-    else if (!state.grid && grid) { map.removeLayer(grid); grid = null; }
+    var show = state.grid && !state.graph;
+    if (show && !grid) { grid = new GridLayer(); map.addLayer(grid); }
+    else if (!show && grid) { map.removeLayer(grid); grid = null; }
     else if (grid) grid.redraw();
   }
 
@@ -691,7 +698,7 @@
       if (a) { syncControls(); scheduleHash(); a.show(playNext); } else changed();
     }, wait);
   }
-  function togglePlay() { if (playing) stopPlay(); else startPlay(); }
+  function togglePlay() { if (playing) stopPlay(); else if (!state.graph) startPlay(); }
   function startPlay() {
     var p = fieldParam('t');
     if (!p) return;
@@ -771,7 +778,7 @@
     if (k === 'p') setPanel(document.body.classList.contains('collapsed'));
     else if (k === 'n') newSeed();
     else if (k === 't') togglePlay();
-    else if (k === 'g') { state.grid = !state.grid; syncGrid(); scheduleHash(); }
+    else if (k === 'g') { if (state.graph) return; state.grid = !state.grid; syncGrid(); scheduleHash(); }
     else if (k === 'l') copyLink();
     else if (k === 'escape') { if (state.point) clearPoint(); else return; }
     else return;
@@ -863,8 +870,23 @@
     } catch (e) { return false; }
   }
 
+  /* A graph's canonical text (graph.js has it from the daemon), or null for
+   * the kind of the panel: a new history entry unless `replace`. */
+  function setGraph(text, name, replace) {
+    var was = state.graph ? state.graph.text : null;
+    state.graph = text ? { text: text, name: name || null } : null;
+    if (was === text) { syncControls(); notify('change'); return; }
+    if (playing) stopPlay();
+    changed();
+    if (replace) { clearTimeout(hashTimer); hashTimer = null; writeHash(true); }
+  }
+  /* What the field is called in labels and file names: its kind, or the
+   * graph's preset name, or "graph". */
+  function fieldLabel() { return state.graph ? state.graph.name || 'graph' : state.kind; }
+
   /* for the browser test and the console */
   window.noisetile = {
+    setGraph: setGraph, fieldLabel: fieldLabel,
     tileExt: function () { return api ? api.tileExt : 'png'; },
     state: state, pxPerUnit: pxPerUnit, tileTemplate: function () { return tileTemplate(); },
     map: function () { return map; }, api: function () { return api; },

@@ -198,6 +198,16 @@ test('README has curl examples for a tile, a point, a batch, TileJSON, healthz a
   assert.ok(readmeOnly.filter((e) => e.expected !== undefined).length >= 2, 'README shows fewer than 2 answers to check');
 });
 
+// Issue 28's example: a voxel-style terrain as a graph (continentalness,
+// erosion, peaks and valleys through curves), POSTed, its heights read by
+// numpy, its output shown (and so checked below, as every Python example's).
+test('README builds the voxel-style terrain as a graph and reads its heights into numpy', () => {
+  const ex = readmeOnly.find((e) => e.python !== undefined && /\/api\/graphs/.test(e.python));
+  assert.ok(ex, 'no README Python example POSTing a graph');
+  for (const re of [/continentalness/, /erosion/, /weirdness/, /"curve"/, /np\.load/, /\['grid'\]/]) assert.match(ex.python, re);
+  assert.ok(ex.expectedText !== undefined, 'the example shows its output');
+});
+
 // The examples that moved from the README to docs/ are still there (and so
 // still run below): a page losing one fails here, not silently.
 test('docs/ pages keep their examples: kinds, statistics, periodic grids, heights, MapLibre, GDAL', () => {

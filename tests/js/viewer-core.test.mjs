@@ -111,8 +111,8 @@ test('the first view (no hash): Perlin fBm, terrain colours, hillshading, all na
 
 test('hash round trips, defaults left out, kind-specific parameters only for their kinds', () => {
   const states = [
-    { kind: 'simplex', seed: 0, field: { frequency: 0.25, warp: 2, t: -1.5 }, render: { zero: true }, view: { x: 1.5, y: -2.25, z: 5 }, point: { x: 1.1, y: -0.9 }, grid: true },
-    { kind: 'value', seed: 4294967295, field: { lattice: 'triangle', octaves: 16, fractal: 'ridged', lacunarity: 3, gain: 1 }, render: { palette: 'viridis' }, view: { x: 0, y: 0, z: -2 }, point: null, grid: false },
+    { kind: 'simplex', graph: null, seed: 0, field: { frequency: 0.25, warp: 2, t: -1.5 }, render: { zero: true }, view: { x: 1.5, y: -2.25, z: 5 }, point: { x: 1.1, y: -0.9 }, grid: true },
+    { kind: 'value', graph: null, seed: 4294967295, field: { lattice: 'triangle', octaves: 16, fractal: 'ridged', lacunarity: 3, gain: 1 }, render: { palette: 'viridis' }, view: { x: 0, y: 0, z: -2 }, point: null, grid: false },
   ];
   for (const s of states) {
     const h = C.encodeHash(api, s);
@@ -159,4 +159,86 @@ test('a link whose centre the daemon has no tiles for is clamped to the edge, an
   const lim = C.viewLimit(api, 30);
   const { state, msgs } = C.decodeHash(api, `#z=30&x=${lim}&y=-${lim}`, api.minZoom - 2);
   assert.deepEqual([state.view.x, state.view.y, msgs], [lim, -lim, []]);
+});
+
+// ---- field graphs (the graph panel, static/graph.js) ----
+
+const GRAPH = 'add(curve(perlin(frequency:0.04,octaves:6),points:(-1,-0.85,0,0,1,0.3)),mul(curve($2,points:(0,0,0.25,1)),scale_bias(perlin(frequency:0.25,fractal:ridged,seed:1),scale:0.3,bias:0.3)))';
+
+test('a graph goes into the hash and the URLs as its canonical text, kind and field parameters left out', () => {
+  const s = C.firstState(api);
+  s.field = { octaves: 5 };
+  s.graph = { text: GRAPH };
+  const h = C.encodeHash(api, s);
+  assert.ok(h.includes('&g=' + GRAPH + '&'), h);
+  assert.doesNotMatch(h, /kind=|octaves=/);
+  const back = C.decodeHash(api, h, api.minZoom - 2).state;
+  assert.deepEqual(back.graph, { text: GRAPH });
+  assert.deepEqual([back.seed, back.render, back.view], [s.seed, s.render, s.view]);
+  assert.equal(C.tileTemplate(api, back), '/graph/7/{z}/{x}/{y}{r}.png?g=' + GRAPH + '&palette=terrain&shade=1');
+  assert.equal(C.pointUrl(api, back, 1.5, -2), '/graph/7/point?x=1.5&y=-2&g=' + GRAPH);
+  // a kind's hash has no graph; an empty g= is reported and ignored
+  assert.equal(C.decodeHash(api, '#kind=perlin&octaves=3', 0).state.graph, null);
+  const e = C.decodeHash(api, '#g=&seed=3', 0);
+  assert.equal(e.state.graph, null);
+  assert.deepEqual(e.msgs, ['an empty graph (g=)']);
+  // characters no canonical text has are percent-encoded, so a query stays one query
+  assert.equal(C.graphParam('a(1,$0,k:-1.5e-7)'), 'a(1,$0,k:-1.5e-7)');
+  assert.equal(C.graphParam('a b&c#d%e+f'), 'a%20b%26c%23d%25e%2Bf');
+  assert.equal(C.decodeHash(api, '#g=' + C.graphParam('x&y=1 +'), 0).state.graph.text, 'x&y=1 +');
+});
+
+test('scanJson reads JSON as JSON.parse does, with where each value is written and where an error is', () => {
+  const text = '{\n  "node": "add",\n  "inputs": [1, {"node": "x"}],\n  "k": [-0.5e1, true, null, "a\\"b"]\n}';
+  const r = C.scanJson(text);
+  assert.equal(r.ok, true);
+  assert.deepEqual(r.value, JSON.parse(text));
+  const at = (p) => text.slice(...r.spans[p]);
+  assert.equal(at('/inputs/1'), '{"node": "x"}');
+  assert.equal(at('/inputs/1/node'), '"x"');
+  assert.equal(at('/k/0'), '-0.5e1');
+  assert.equal(at(''), text);
+  const bad = (t, line, column, re) => {
+    const b = C.scanJson(t);
+    assert.equal(b.ok, false, t);
+    assert.deepEqual([b.line, b.column], [line, column], `${t}: ${b.msg}`);
+    assert.match(b.msg, re);
+    assert.throws(() => JSON.parse(t));
+  };
+  bad('{"a": 1,\n "b": tru}', 2, 7, /expected a value, found “tru}”/);
+  bad('{"a": 1 "b": 2}', 1, 9, /expected "," or "}"/);
+  bad('[1, 2', 1, 6, /ends inside an array/);
+  bad('{"a": "x\ny"}', 1, 9, /control character/);
+  bad('{"a": 01}', 1, 8, /expected "," or "}"/);
+  bad('{} x', 1, 4, /more text after the document/);
+  // JSON.parse keeps the last of two equal keys; the editor says which
+  assert.match(C.scanJson('{"a": 1, "a": 2}').msg, /the key "a" appears twice/);
+});
+
+test('formatJson lays a graph out on lines that fit, number lists on one line, and reads back the same', () => {
+  const g = { nodes: { land: { node: 'perlin', frequency: 0.04, octaves: 6 } },
+    output: { node: 'add', inputs: [{ node: 'curve', inputs: ['land'], points: [[-1, -0.85], [-0.4, -0.5], [-0.05, -0.1], [0, 0], [0.05, 0.07], [0.3, 0.2], [1, 0.3]] }, 0.5] } };
+  const t = C.formatJson(g, 72);
+  assert.deepEqual(JSON.parse(t), g);
+  assert.match(t, /^    "land": \{"node": "perlin", "frequency": 0.04, "octaves": 6\}$/m, 'an object that fits on one line');
+  assert.match(t, /"points": \[\[-1, -0.85\], \[-0.4, -0.5\], .*\[1, 0.3\]\]$/m, 'the points on one line');
+  assert.ok(t.split('\n').filter((l) => !/"points"/.test(l)).every((l) => l.length <= 72), t);
+  assert.equal(C.formatJson({ node: 'x' }), '{"node": "x"}');
+});
+
+test('decodeGraphText reads the canonical text back into JSON: inputs, parameters, lists, words, $N', () => {
+  assert.deepEqual(C.decodeGraphText('add(fractal(perlin(frequency:0.01),octaves:6),mul(0.5,x))'), {
+    node: 'add', inputs: [{ node: 'fractal', inputs: [{ node: 'perlin', frequency: 0.01 }], octaves: 6 }, { node: 'mul', inputs: [0.5, { node: 'x' }] }] });
+  // $N: the N-th node written (each NAME counted where it is written, bare names too)
+  const perlin = { node: 'perlin', frequency: 0.04, octaves: 6 };
+  const g = C.decodeGraphText(GRAPH);
+  assert.deepEqual(g.inputs[0].inputs[0], perlin);
+  assert.deepEqual(g.inputs[1].inputs[0], { node: 'curve', inputs: [perlin], points: [0, 0, 0.25, 1] });
+  assert.deepEqual(g.inputs[1].inputs[1].inputs[0], { node: 'perlin', frequency: 0.25, fractal: 'ridged', seed: 1 });
+  assert.deepEqual(C.decodeGraphText('mul(x,y,sub(x,-1e-7),$3)').inputs[3], { node: 'sub', inputs: [{ node: 'x' }, -1e-7] });
+  assert.deepEqual(C.decodeGraphText('terrace(x,points:(0,1),invert:true)'), { node: 'terrace', inputs: [{ node: 'x' }], points: [0, 1], invert: true });
+  for (const [t, re] of [['add(1,', /expected a node at character 7/], ['add(x,$5)', /"\$5" names no node written before it/],
+    ['add(x))', /unexpected text at character 7/], ['curve(x,points:(1,2)', /expected "," or "\)" at character 21/], ['', /expected a node/]]) {
+    assert.throws(() => C.decodeGraphText(t), re, t);
+  }
 });
