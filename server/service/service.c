@@ -536,10 +536,16 @@ static int resolve_graph(service *s, service_request *rq, char *err, size_t err_
         }
         if (params_find(name, PARAMS_FIELD, &row) == 0 && row.id < 0) {
             char msg[300];
-            snprintf(msg, sizeof msg,
-                     "%s is a parameter of a kind, not of a graph URL: set it on a source node "
-                     "in g, e.g. perlin(%s:...)", query_shown(name, 40, b, sizeof b),
-                     query_shown(name, 40, b, sizeof b));
+            if (named)
+                snprintf(msg, sizeof msg,
+                         "%s is a parameter of a kind, not of the named graph %s (its sources' "
+                         "parameters are in its definition: GET /api/graphs)",
+                         query_shown(name, 40, b, sizeof b), rq->route.name);
+            else
+                snprintf(msg, sizeof msg,
+                         "%s is a parameter of a kind, not of a graph URL: set it on a source "
+                         "node in g, e.g. perlin(%s:...)", query_shown(name, 40, b, sizeof b),
+                         query_shown(name, 40, b, sizeof b));
             errors_pointer_message(err, err_size, "", msg); /* the graph as a whole */
             return ERR_BAD_REQUEST;
         }

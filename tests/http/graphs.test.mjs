@@ -317,6 +317,7 @@ test('bad graphs are 400 with a message and a JSON pointer; never 500', async ()
     [`/graph/7/3/1/1.png`, 400, /missing parameter 'g'/],
     [`/graph/7/3/1/1.png?g=${g}&g=${g}`, 400, /twice/],
     [`/my-hills/7/3/1/1.png?g=${g}`, 400, /named graph/],
+    [`/my-hills/7/3/1/1.png?octaves=2`, 400, /octaves .*named graph my-hills/],
   ];
   for (const [url, status, msg] of cases) {
     const r = await get(d.url + url);
