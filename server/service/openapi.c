@@ -459,6 +459,8 @@ static json_t *graph_param_schema(const graph_param *p)
         json_object_set_new(s, p->hi_ex ? "exclusiveMaximum" : "maximum", json_real(p->hi));
     if (!p->required)
         json_object_set_new(s, "default", integer ? json_integer((json_int_t)p->def) : json_real(p->def));
+    if (strcmp(p->name, "strength") == 0)
+        json_object_set_new(s, "description", json_string("type pingpong only"));
     return s;
 }
 

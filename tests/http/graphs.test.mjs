@@ -515,3 +515,34 @@ test('noisetile export of a graph URL and of a preset: the daemon\'s tiles; two 
   assert.notEqual(kindParam.code, 0);
   assert.match(kindParam.stderr, /source node/);
 });
+
+test('OpenAPI: the graph schema names every node the parser knows, and its defaults are the parser\'s', async () => {
+  const doc = (await get(`${d.url}/openapi.json`)).json;
+  const node = doc.components.schemas.GraphNode;
+  const names = node.properties.node.enum;
+  // the parser lists its node names in the message for an unknown one
+  const r = await post({ node: 'nosuch' });
+  const listed = /nodes: (.*)$/.exec(r.json.error.message)[1].split(', ');
+  assert.deepEqual([...names].sort(), [...listed].sort());
+  assert.equal(node.oneOf.length, names.length);
+  for (const v of node.oneOf) {
+    const name = v.properties.node.const;
+    const bare = { node: name }, full = { node: name };
+    const inputs = v.properties.inputs ? Array.from({ length: v.properties.inputs.minItems }, (_, i) => 0.25 * (i + 1)) : null;
+    if (inputs) { bare.inputs = inputs; full.inputs = inputs; }
+    for (const [k, p] of Object.entries(v.properties)) {
+      if (k === 'node' || k === 'inputs') continue;
+      let value = p.default;
+      if ((v.required || []).includes(k)) value = k === 'value' ? 1 : p.items && p.items.type === 'array' ? [[0, 0], [1, 1]] : [0, 1];
+      if (value === undefined || /only/.test(p.description || '')) continue; // conditional parameters
+      if ((v.required || []).includes(k)) bare[k] = value;
+      full[k] = value;
+    }
+    const a = await post(bare), b = await post(full);
+    assert.equal(a.status, 200, `${JSON.stringify(bare)}: ${a.text}`);
+    assert.equal(b.status, 200, `${JSON.stringify(full)}: ${b.text}`);
+    assert.equal(b.json.graph, a.json.graph, `${name}: the schema's defaults spelled out are the same graph`);
+  }
+  assert.ok(doc.paths['/graph/{seed}/{z}/{x}/{y}.png'].get.parameters.some((p) => p.$ref === '#/components/parameters/g'));
+  assert.ok(doc.paths['/api/graphs'].post);
+});
