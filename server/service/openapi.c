@@ -101,7 +101,7 @@ static const char template_text[] =
 "  'parameters':{"
 "   'kind':{'name':'kind','in':'path','required':true,'description':'Noise kind; unknown kinds get 404','schema':{'type':'string','enum':'@KINDS@'}},"
 "   'seed':{'name':'seed','in':'path','required':true,'description':'Decimal seed, no sign','schema':{'type':'integer','minimum':0,'maximum':4294967295}},"
-"   'z':{'name':'z','in':'path','required':true,'description':'Zoom level (below 0: coarser views, a zoom -2 tile covering 64 plane units)','schema':{'type':'integer','minimum':-2,'maximum':30}},"
+"   'z':{'name':'z','in':'path','required':true,'description':'Zoom level (below 0: coarser views, a zoom -2 tile covering 64 plane units; picture tiles there are the mean of the zoom-0 pixels under each pixel)','schema':{'type':'integer','minimum':-2,'maximum':30}},"
 "   'x':{'name':'x','in':'path','required':true,'description':'Tile column; the plane is infinite, negative columns are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'y':{'name':'y','in':'path','required':true,'description':'Tile row, growing downwards; negative rows are valid','schema':{'type':'integer','minimum':-2147483648,'maximum':2147483647}},"
 "   'ifNoneMatch':{'name':'If-None-Match','in':'header','required':false,'description':'ETags (a list, or *); a match gives 304','schema':{'type':'string'}},"
