@@ -256,6 +256,32 @@ test('MapLibre raster page: a plain TileJSON (mapping=mercator) asks for negativ
   await page.close();
 });
 
+const deckReady = async (page) => {
+  await page.waitForFunction(() => window.deckgl && window.tilesLoaded, null, { timeout: 60000, polling: 200 });
+  // deck.gl draws on the next animation frames: until two screenshots agree
+  let prev = null;
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(300);
+    const s = await page.screenshot();
+    if (prev && s.equals(prev)) return;
+    prev = s;
+  }
+};
+
+test('deck.gl page: a TileLayer in an OrthographicView asks for negative tiles and the origin, and the joins show the daemon\'s pixels', async () => {
+  const { page, tiles, problems } = await open('deckgl.md', deckReady);
+  const shot = await page.screenshot();
+  save('client-deckgl.png', shot);
+  assertTiles(tiles, 'deck.gl');
+  assert.ok(tiles.every((t) => !t.mercator && t.z === 2), `zoom 2 plane tiles: ${tiles.map((t) => t.path).join(' ')}`);
+  // target [0, 0] at zoom 2: the origin at the viewport's centre
+  const r = await compareJoins(shot, { field: FIELD, z: 2, query: PICT, ox: VIEW.width / 2, oy: VIEW.height / 2 });
+  assert.ok(r.compared > 10000, `compared ${r.compared} pixels`);
+  assert.equal(r.bad, 0, `${r.bad} of ${r.compared} pixels differ (worst ${r.worst}): ${r.first}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('MapLibre terrain page: DEM and colour tiles on the plane mapping, negative tiles and the origin, no wall at the joins', async () => {
   const { page, tiles, problems } = await open('maplibre-terrain.md', maplibreReady);
   const shot = await page.screenshot();
