@@ -282,10 +282,12 @@ test('deck.gl page: a TileLayer in an OrthographicView asks for negative tiles a
   await page.close();
 });
 
-test('MapLibre terrain page: DEM and colour tiles on the plane mapping, negative tiles and the origin, no wall at the joins', async () => {
+test('MapLibre terrain page: DEM and colour tiles from plain TileJSON (mapping=mercator), negative plane tiles and the origin, no wall at the joins', async () => {
   const { page, tiles, problems } = await open('maplibre-terrain.md', maplibreReady);
   const shot = await page.screenshot();
   save('client-maplibre-terrain.png', shot);
+  // plain TileJSON sources: Web-Mercator route tiles only, period=32 added
+  assert.ok(tiles.length > 0 && tiles.every((t) => t.mercator && t.query.includes('period=32')), 'Web-Mercator route tiles with period=32');
   const dem = tiles.filter((t) => t.query.includes('encoding=terrarium'));
   const colour = tiles.filter((t) => t.query.includes('palette=terrain'));
   assertTiles(dem, 'MapLibre raster-dem');
