@@ -13,6 +13,7 @@
 #include "base/gzip.h"
 #include "service/cost.h"
 #include "service/heightsreq.h"
+#include "tiles/coarse.h"
 #include "tiles/render.h"
 #include "tiles/webpenc.h"
 
@@ -133,12 +134,41 @@ static int build_picture_tile(field_request *fr, const query_args *q, char *err,
         if (tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key) < 0)
             return key_too_long(err, err_size);
     }
-    tile_etag(fr->key, fr->etag, sizeof fr->etag);
     int px = 256 * r->scale, shade = fr->q.render.shade;
-    fr->samples = (uint64_t)px * (uint64_t)px;
     /* Shading needs the analytic gradient; the zero line one more row and
      * column, which the estimate leaves out. */
     fr->gradients = shade;
+    /* Below zoom 0: supersampled at the zoom-0 @1x pixel pitch (coarse.h),
+     * at most COARSE_MAX_SS per axis, fewer when that work would pass the
+     * per-request limit (a refusal only where the point-sampled tile is
+     * refused too). The key names the factor: a coarse tile's bytes differ
+     * from the point-sampled tile's, so its ETag must too, while every tile
+     * at zoom 0 and above keeps its key and ETag. */
+    fr->ss = 1;
+    if (r->z < 0) {
+        int ss = -r->z >= 30 ? COARSE_MAX_SS : (1 << -r->z) / r->scale;
+        ss = ss > COARSE_MAX_SS ? COARSE_MAX_SS : ss;
+        while (ss > 1 && cost_estimate(&fr->q.spec, (uint64_t)px * px * ss * ss, shade) >
+                             COST_REQUEST_LIMIT)
+            ss /= 2;
+        fr->ss = ss;
+    }
+    if (fr->ss > 1) {
+        /* a coarse WebP tile is lossy even unshaded (coarse.h): its quality
+         * is in the key as a lossy tile's is */
+        char more[40];
+        int lossy_too = r->ext == ROUTE_EXT_WEBP && render_webp_lossless(&fr->q.render);
+        if (lossy_too)
+            snprintf(more, sizeof more, "&quality=%d&ss=%d", (int)fr->q.value[PARAM_QUALITY], fr->ss);
+        else
+            snprintf(more, sizeof more, "&ss=%d", fr->ss);
+        size_t n = strlen(fr->key);
+        if (strlen(more) >= sizeof fr->key - n)
+            return key_too_long(err, err_size);
+        memcpy(fr->key + n, more, strlen(more) + 1);
+    }
+    tile_etag(fr->key, fr->etag, sizeof fr->etag);
+    fr->samples = (uint64_t)px * (uint64_t)px * (uint64_t)(fr->ss * fr->ss);
     fr->lower_hint = r->scale == 2 ? (shade ? "ask for @1x, or shade=0" : "ask for @1x")
                      : shade      ? "shade=0"
                                   : NULL;
@@ -190,6 +220,7 @@ int fieldreq_build(field_request *fr, field_ask ask, const route *r, const query
     fr->gradients = 0;
     fr->lower_hint = NULL;
     fr->cost = 1;
+    fr->ss = 1;
     int rc = 0;
     switch (ask) {
     case FIELD_ASK_PICTURE_TILE:

@@ -48,6 +48,9 @@ typedef struct {
     int gradients;
     const char *lower_hint;
     uint64_t cost;          /* cost_estimate of the above (never 0) */
+    /* Picture tiles below zoom 0: sub-pixels per axis (coarse.h), 1 for
+     * every other tile; in the key as "&ss=N" when over 1. */
+    int ss;
 } field_request;
 
 /* What route r with query arguments q asks for (FIELD_ASK_NONE for a route

@@ -15,6 +15,7 @@
 #include "base/monotime.h"
 #include "heights/grid.h"
 #include "service/heightsreq.h"
+#include "tiles/coarse.h"
 #include "tiles/render.h"
 
 /* The memo of request targets: what the raw target of a tile request
@@ -108,9 +109,13 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     double t0 = monotime_s();
     if (fr->ask == FIELD_ASK_PICTURE_TILE) {
         int webp = fr->r.ext == ROUTE_EXT_WEBP;
-        int rc = render_tile(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
-                             &fr->q.render, webp ? RENDER_WEBP : RENDER_PNG,
-                             webp ? (int)fr->q.value[PARAM_QUALITY] : 0, &bytes, &size);
+        render_format format = webp ? RENDER_WEBP : RENDER_PNG;
+        int quality = webp ? (int)fr->q.value[PARAM_QUALITY] : 0;
+        int rc = fr->ss > 1 ? coarse_render_tile(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y,
+                                                 256 * fr->r.scale, fr->ss, &fr->q.render,
+                                                 format, quality, &bytes, &size)
+                            : render_tile(&fr->q.spec, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
+                                          &fr->q.render, format, quality, &bytes, &size);
         if (rc != 0)
             return rc;
     } else if (grid_render(&fr->g, &bytes, &size) != 0) {
