@@ -28,7 +28,7 @@ ARG DEBIAN_FRONTEND=noninteractive
 # Behind a TLS-intercepting proxy, pass its CA bundle as a build secret:
 #   --secret id=ca-certificates,src=/etc/ssl/certs/ca-certificates.crt
 COPY scripts/deps.sh scripts/deps.sh
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=secret,id=ca-certificates,required=false \
     if [ -s /run/secrets/ca-certificates ]; then \
       export NODE_EXTRA_CA_CERTS=/run/secrets/ca-certificates; fi \

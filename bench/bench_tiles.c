@@ -1,6 +1,8 @@
 /* bench_tiles.c: how long a cold tile takes (grid fill, PNG encode, the two
  * together) and how the tile encoder compares with libpng's defaults, in
- * time and bytes, for gray, palette (terrain) and shaded tiles.
+ * time and bytes, for gray, palette (terrain) and shaded tiles; the WebP
+ * encoder against the PNG one on busy and smooth tiles; and what a
+ * supersampled tile below zoom 0 costs (coarse.h).
  *
  * Usage: bench_tiles [--reps N] [--explore]
  *   --explore also times a range of zlib levels, strategies and row
@@ -18,8 +20,10 @@
 
 #include "bench_util.h"
 #include "noise.h"
+#include "tiles/coarse.h"
 #include "tiles/pngenc.h"
 #include "tiles/render.h"
+#include "tiles/webpenc.h"
 
 #define PX 256
 #define N_TILES 8
@@ -179,6 +183,87 @@ static const char *filter_name(int f)
     }
 }
 
+/* The image as RGB (what the WebP encoder takes), malloc()ed. */
+static unsigned char *image_rgb(const image *im)
+{
+    unsigned char *rgb = malloc((size_t)PX * PX * 3);
+    for (size_t p = 0; p < (size_t)PX * PX; p++) {
+        if (im->format == PNGENC_RGB)
+            memcpy(rgb + 3 * p, im->pixels + 3 * p, 3);
+        else if (im->format == PNGENC_GRAY)
+            memset(rgb + 3 * p, im->pixels[p], 3);
+        else
+            memcpy(rgb + 3 * p, im->plte + 3 * (size_t)im->pixels[p], 3);
+    }
+    return rgb;
+}
+
+/* PNG (the tile settings) against WebP as the daemon encodes a tile of the
+ * kind (lossless unshaded, lossy at the default quality shaded): median
+ * encode time and bytes over the N_TILES images, interleaved. */
+static void webp_vs_png(const char *set_name, image imgs[N_KINDS][N_TILES], int reps)
+{
+    double *tp = malloc(sizeof(double) * N_TILES * reps), *tw = malloc(sizeof(double) * N_TILES * reps);
+    for (size_t c = 0; c < N_KINDS; c++) {
+        double bp[N_TILES], bw[N_TILES];
+        int q = render_webp_lossless(&kinds[c].opts) ? WEBPENC_LOSSLESS : WEBPENC_DEFAULT_QUALITY;
+        pngenc_settings ps = pngenc_tile_settings(imgs[c][0].format);
+        for (int k = 0; k < N_TILES; k++) {
+            image *im = &imgs[c][k];
+            unsigned char *rgb = image_rgb(im);
+            for (int r = 0; r < reps; r++) {
+                unsigned char *out;
+                size_t n;
+                double t0 = now_us();
+                if (pngenc_encode(im->pixels, PX, PX, im->stride, im->format, im->plte,
+                                  im->n_plte ? im->n_plte : 1, &ps, &out, &n) != 0)
+                    exit(1);
+                tp[k * reps + r] = now_us() - t0;
+                bp[k] = (double)n;
+                free(out);
+                t0 = now_us();
+                if (webpenc_encode(rgb, PX, PX, (size_t)PX * 3, q, &out, &n) != 0)
+                    exit(1);
+                tw[k * reps + r] = now_us() - t0;
+                bw[k] = (double)n;
+                free(out);
+            }
+            free(rgb);
+        }
+        printf("| %s | %s | %s | %.0f | %.0f | %.0f | %.0f |\n", set_name, kinds[c].name,
+               q == WEBPENC_LOSSLESS ? "lossless" : "lossy q80", median(tp, (size_t)N_TILES * reps),
+               median(bp, N_TILES), median(tw, (size_t)N_TILES * reps), median(bw, N_TILES));
+    }
+    free(tp);
+    free(tw);
+}
+
+/* Render+encode of the shaded terrain tiles (tile_xy) at zoom z: plain
+ * (ss 1: render_tile) or supersampled (coarse_render_tile), as PNG or WebP;
+ * median µs and bytes. */
+static result render_at(const noise_spec *spec, int z, int ss, render_format f, int reps)
+{
+    const render_opts *o = &kinds[2].opts;
+    double *t = malloc(sizeof(double) * N_TILES * reps), bytes[N_TILES];
+    for (int k = 0; k < N_TILES; k++)
+        for (int r = 0; r < reps; r++) {
+            unsigned char *out;
+            size_t n;
+            double t0 = now_us();
+            int rc = ss > 1 ? coarse_render_tile(spec, z, tile_xy[k][0], tile_xy[k][1], PX, ss, o, f, 0,
+                                                 &out, &n)
+                            : render_tile(spec, z, tile_xy[k][0], tile_xy[k][1], PX, o, f, 0, &out, &n);
+            t[k * reps + r] = now_us() - t0;
+            if (rc)
+                exit(1);
+            bytes[k] = (double)n;
+            free(out);
+        }
+    result res = {median(t, (size_t)N_TILES * reps), median(bytes, N_TILES)};
+    free(t);
+    return res;
+}
+
 static const char *strategy_name(int s)
 {
     switch (s) {
@@ -316,12 +401,36 @@ int main(int argc, char **argv)
     }
     printf("\nencoder target met for all three: %s\n", all_ok ? "yes" : "NO");
 
+    /* WebP against PNG, busy (these zoom-3 tiles) and smooth (zoom 8) */
+    {
+        double u[N_KINDS], b[N_KINDS];
+        if (render_set(&spec, 8, 37, smooth, 1, u, b) != 0)
+            return 1;
+        printf("\n## WebP against PNG: encode only, the daemon's settings (median per tile)\n\n");
+        printf("| tiles | tile | WebP | PNG µs | PNG bytes | WebP µs | WebP bytes |\n"
+               "|---|---|---|---|---|---|---|\n");
+        webp_vs_png("busy (zoom 3)", imgs, reps);
+        webp_vs_png("smooth (zoom 8)", smooth, reps);
+    }
+
+    /* Below zoom 0: supersampled against point-sampled, shaded terrain */
+    {
+        int cr = reps < 5 ? reps : 5;
+        printf("\n## Below zoom 0: shaded terrain, render+encode (median per tile, %d reps)\n\n", cr);
+        printf("| tile | PNG µs | PNG bytes | WebP µs | WebP bytes |\n|---|---|---|---|---|\n");
+        static const struct { const char *name; int z, ss; } rows[] = {
+            {"zoom 0", 0, 1}, {"zoom -2, one sample a pixel (before)", -2, 1},
+            {"zoom -1, 2 x 2 sub-pixels", -1, 2}, {"zoom -2, 4 x 4 sub-pixels", -2, 4}};
+        for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+            result p = render_at(&spec, rows[i].z, rows[i].ss, RENDER_PNG, cr);
+            result w = render_at(&spec, rows[i].z, rows[i].ss, RENDER_WEBP, cr);
+            printf("| %s | %.0f | %.0f | %.0f | %.0f |\n", rows[i].name, p.us, p.bytes, w.us, w.bytes);
+        }
+    }
+
     if (do_explore) {
         /* the same field zoomed in (zoom 8): smooth images, where LZ matches
          * and runs pay, unlike the busy zoom-3 tiles */
-        double u[N_KINDS], b[N_KINDS];
-        if (render_set(&spec, 8, 37, smooth, reps < 3 ? reps : 3, u, b) != 0)
-            return 1;
         printf("\n## Encoder settings explored (median per tile, candidates interleaved)\n\n");
         printf("| tiles | format | coder | strategy | filter | µs | bytes |\n"
                "|---|---|---|---|---|---|---|\n");
@@ -342,10 +451,11 @@ int main(int argc, char **argv)
         time_encode(imgs[0], &gs, 1, reps, &gg);
         printf("\ngray zoom-3 tiles as 8-bit gray: %.0f µs %.0f bytes; as indexed: %.0f µs %.0f "
                "bytes\n", gg.us, gg.bytes, gi.us, gi.bytes);
-        for (size_t c = 0; c < N_KINDS; c++)
-            for (int k = 0; k < N_TILES; k++)
-                free(smooth[c][k].pixels);
     }
+
+    for (size_t c = 0; c < N_KINDS; c++)
+        for (int k = 0; k < N_TILES; k++)
+            free(smooth[c][k].pixels);
 
     for (size_t c = 0; c < N_KINDS; c++)
         for (int k = 0; k < N_TILES; k++)

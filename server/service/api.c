@@ -183,28 +183,102 @@ int api_stats(const route *r, const query_result *qr, reply *out)
     return json_reply(doc, API_CACHE_CONTROL, out);
 }
 
-int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
+/* TileJSON's own arguments: mapping=mercator and scale=W (the world's
+ * width in plane units, a power of two, route.h), taken out of q into
+ * *rest (the field's and picture's arguments). *world: 0 without the
+ * mapping. *want_period: with it and no period in the query (the caller
+ * then tries period=W, which the field may refuse: kind, lattice,
+ * frequency; with it the world wraps without a seam). */
+static int mercator_args(const query_args *q, query_args *rest, long long *world,
+                         int *want_period, char *err, size_t err_size)
+{
+    const char *mapping = NULL, *scale = NULL;
+    int has_period = 0;
+    *rest = (query_args){0};
+    *world = 0;
+    *want_period = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        if (strcmp(q->names[i], "mapping") == 0)
+            mapping = q->values[i];
+        else if (strcmp(q->names[i], "scale") == 0)
+            scale = q->values[i];
+        else {
+            has_period |= strcmp(q->names[i], "period") == 0;
+            rest->names[rest->n] = q->names[i];
+            rest->values[rest->n++] = q->values[i];
+        }
+    }
+    char shown[40];
+    if (mapping != NULL && strcmp(mapping, "mercator") != 0) {
+        snprintf(err, err_size, "mapping must be 'mercator' (or absent: the plane's own tiles), got '%s'",
+                 query_shown(mapping, 20, shown, sizeof shown));
+        return ERR_BAD_REQUEST;
+    }
+    if (mapping == NULL) {
+        if (scale != NULL) {
+            snprintf(err, err_size, "scale applies only with mapping=mercator (the world's width in plane units)");
+            return ERR_BAD_REQUEST;
+        }
+        return 0;
+    }
+    double w = 32.0; /* default: two zoom-0 tiles across, Web-Mercator zoom m+1 is plane zoom m */
+    if (scale != NULL && (query_parse_number(scale, &w) != 0 || !(w >= 1 && w <= ROUTE_MERCATOR_MAX_WORLD) ||
+                          w != floor(w) || ((long long)w & ((long long)w - 1)) != 0)) {
+        snprintf(err, err_size,
+                 "scale (the world's width in plane units) must be a power of two in 1..16777216, got '%s'",
+                 query_shown(scale, 20, shown, sizeof shown));
+        return ERR_BAD_REQUEST;
+    }
+    *world = (long long)w;
+    *want_period = !has_period && rest->n < LIMIT_QUERY_PARAMS;
+    return 0;
+}
+
+int api_tilejson(const route *r, const query_args *q_in, const char *base_url, reply *out,
                  char *err, size_t err_size)
 {
     query_result qr;
     char tiles[QUERY_RENDER_CANONICAL_MAX + 1400], name[96];
     const char *encoding = NULL, *format = "png";
+    query_args args, with;
+    long long world = 0;
+    int want_period = 0;
+    int rc0 = mercator_args(q_in, &args, &world, &want_period, err, err_size);
+    if (rc0 != 0)
+        return rc0;
+    char period_text[24];
+    snprintf(period_text, sizeof period_text, "%lld", world);
+    with = args;
+    if (want_period) {
+        with.names[with.n] = "period";
+        with.values[with.n++] = period_text;
+    }
+    /* with period=W first; if the field refuses it, as asked */
+    const query_args *q = want_period ? &with : &args;
+    /* the tile path before {z}: the plane's, or the Web-Mercator route's */
+    char path[48] = "";
+    if (world > 0)
+        snprintf(path, sizeof path, "/mercator/%lld", world);
     if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
         /* numeric PNG tiles (raster-dem sources): the template keeps the
          * encoding and its height parameters */
         grid_request g;
         char canon[1024];
         int rc = heightsreq_parse(q, r->kind, r->seed, 0, ROUTE_EXT_PNG, &g, err, err_size);
+        if (rc != 0 && q == &with && want_period)
+            rc = heightsreq_parse(q = &args, r->kind, r->seed, 0, ROUTE_EXT_PNG, &g, err, err_size);
         if (rc != 0)
             return rc;
         if (heightsreq_canonical(&g, 0, canon, sizeof canon) < 0)
             return ERR_INTERNAL;
         qr.spec = g.spec;
         encoding = heights_format_name(g.enc.format);
-        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.png?%s", base_url,
-                 noise_kind_name(r->kind), r->seed, canon);
+        snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "%s/{z}/{x}/{y}.png?%s", base_url,
+                 noise_kind_name(r->kind), r->seed, path, canon);
     } else {
         int rc = query_parse(q, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
+        if (rc != 0 && q == &with && want_period)
+            rc = query_parse(q = &args, r->kind, r->seed, QUERY_RENDER, &qr, err, err_size);
         if (rc != 0)
             return rc;
         char field[512], rend[QUERY_RENDER_CANONICAL_MAX], quality[24] = "";
@@ -218,8 +292,8 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
             if (!render_webp_lossless(&qr.render))
                 snprintf(quality, sizeof quality, "&quality=%d", (int)qr.value[PARAM_QUALITY]);
         }
-        int n = snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "/{z}/{x}/{y}.%s?%s&%s%s", base_url,
-                         noise_kind_name(r->kind), r->seed, format, field, rend, quality);
+        int n = snprintf(tiles, sizeof tiles, "%s/%s/%" PRIu32 "%s/{z}/{x}/{y}.%s?%s&%s%s", base_url,
+                         noise_kind_name(r->kind), r->seed, path, format, field, rend, quality);
         if (n < 0 || (size_t)n >= sizeof tiles)
             return ERR_INTERNAL;
     }
@@ -249,6 +323,38 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
                    "plane in Leaflet, OpenLayers and MapLibre: docs/clients/ (plane tile (z, x, y) "
                    "= Web-Mercator tile (z + 1, x + 2^z, y + 2^z) puts the origin at the world's "
                    "centre)");
+    if (doc != NULL && world > 0) {
+        /* Web-Mercator tile (Z, X, Y) is plane tile (Z - k, X - 2^(Z-1),
+         * Y - 2^(Z-1)), world = 16 * 2^k (route.h): the origin at the
+         * world's centre, zoom 0 not served */
+        int lg = 0;
+        while ((1LL << lg) < world)
+            lg++;
+        int k = lg - 4;
+        json_t *nt = json_object_get(doc, "noisetile");
+        /* the world wraps without a seam when the field repeats across it */
+        double per = qr.spec.period;
+        int seamless = per > 0 && fmod((double)world, per) == 0.0;
+        json_t *m = json_pack(
+            "{s:s,s:I,s:o,s:b,s:s}", "name", "mercator", "scale", (json_int_t)world, "period",
+            per > 0 ? json_real(per) : json_null(), "seamless", seamless, "plane_tile",
+            "Web-Mercator tile (Z, X, Y), Z >= 1, is plane tile (Z - log2(scale/16), X - 2^(Z-1), "
+            "Y - 2^(Z-1)): the plane's origin at the world's centre, scale plane units across");
+        char desc[300];
+        snprintf(desc, sizeof desc,
+                 "Deterministic procedural noise on an infinite plane, as a Web-Mercator world %lld "
+                 "plane units wide centred on the plane's origin%s.",
+                 world, seamless ? ", the field repeating across it (no seam where the world wraps)"
+                                 : "");
+        if (m == NULL || nt == NULL || json_object_set_new(nt, "mapping", m) != 0 ||
+            json_object_set_new(doc, "minzoom", json_integer(1)) != 0 ||
+            json_object_set_new(doc, "maxzoom", json_integer(k < 0 ? ROUTE_MAX_Z + k : ROUTE_MAX_Z)) != 0 ||
+            json_object_set_new(doc, "center", json_pack("[f,f,i]", 0.0, 0.0, 2)) != 0 ||
+            json_object_set_new(doc, "description", json_string(desc)) != 0) {
+            json_decref(doc);
+            doc = NULL;
+        }
+    }
     /* MapLibre's raster-dem sources read "encoding" from the TileJSON */
     if (doc != NULL && encoding != NULL &&
         json_object_set_new(doc, "encoding", json_string(encoding)) != 0) {

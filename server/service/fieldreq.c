@@ -13,6 +13,7 @@
 #include "base/gzip.h"
 #include "service/cost.h"
 #include "service/heightsreq.h"
+#include "tiles/coarse.h"
 #include "tiles/render.h"
 #include "tiles/webpenc.h"
 
@@ -162,12 +163,42 @@ static int build_picture_tile(field_request *fr, const query_args *q, char *err,
                            : tile_canonical(r, &fr->q.spec, &fr->q.render, fr->key, sizeof fr->key)) < 0)
             return key_too_long(err, err_size);
     }
-    tile_etag(fr->key, fr->etag, sizeof fr->etag);
     int px = 256 * r->scale, shade = fr->q.render.shade;
-    fr->samples = (uint64_t)px * (uint64_t)px;
     /* Shading needs the analytic gradient; the zero line one more row and
      * column, which the estimate leaves out. */
     fr->gradients = shade;
+    /* Below zoom 0: supersampled at the zoom-0 @1x pixel pitch (coarse.h),
+     * at most COARSE_MAX_SS per axis, fewer when that work would pass the
+     * per-request limit (a refusal only where the point-sampled tile is
+     * refused too). The key names the factor: a coarse tile's bytes differ
+     * from the point-sampled tile's, so its ETag must too, while every tile
+     * at zoom 0 and above keeps its key and ETag. */
+    fr->ss = 1;
+    if (r->z < 0) {
+        int ss = -r->z >= 30 ? COARSE_MAX_SS : (1 << -r->z) / r->scale;
+        ss = ss > COARSE_MAX_SS ? COARSE_MAX_SS : ss;
+        while (ss > 1 && (fr->graph ? cost_graph(fr->graph_cost, (uint64_t)px * px * ss * ss)
+                                    : cost_estimate(&fr->q.spec, (uint64_t)px * px * ss * ss,
+                                                    shade)) > COST_REQUEST_LIMIT)
+            ss /= 2;
+        fr->ss = ss;
+    }
+    if (fr->ss > 1) {
+        /* a coarse WebP tile is lossy even unshaded (coarse.h): its quality
+         * is in the key as a lossy tile's is */
+        char more[40];
+        int lossy_too = r->ext == ROUTE_EXT_WEBP && render_webp_lossless(&fr->q.render);
+        if (lossy_too)
+            snprintf(more, sizeof more, "&quality=%d&ss=%d", (int)fr->q.value[PARAM_QUALITY], fr->ss);
+        else
+            snprintf(more, sizeof more, "&ss=%d", fr->ss);
+        size_t n = strlen(fr->key);
+        if (strlen(more) >= sizeof fr->key - n)
+            return key_too_long(err, err_size);
+        memcpy(fr->key + n, more, strlen(more) + 1);
+    }
+    tile_etag(fr->key, fr->etag, sizeof fr->etag);
+    fr->samples = (uint64_t)px * (uint64_t)px * (uint64_t)(fr->ss * fr->ss);
     fr->lower_hint = r->scale == 2 ? (shade ? "ask for @1x, or shade=0" : "ask for @1x")
                      : shade      ? "shade=0"
                                   : NULL;
@@ -212,16 +243,24 @@ int fieldreq_build(field_request *fr, field_ask ask, const route *r, const query
                    const char *accept_encoding, const char *body, size_t body_len, char *err,
                    size_t err_size)
 {
-    return fieldreq_build_graph(fr, ask, r, q, NULL, accept_encoding, body, body_len, err,
+    return fieldreq_build_graph(fr, ask, r, q, NULL, NULL, accept_encoding, body, body_len, err,
                                 err_size);
 }
 
 int fieldreq_build_graph(field_request *fr, field_ask ask, const route *r, const query_args *q,
-                         const char *graph_text, const char *accept_encoding, const char *body,
-                         size_t body_len, char *err, size_t err_size)
+                         const char *graph_text, const double *graph_cost,
+                         const char *accept_encoding, const char *body, size_t body_len, char *err,
+                         size_t err_size)
 {
     fr->graph = graph_text != NULL;
-    fr->graph_cost = 0;
+    /* a picture's cost: with gradients when shaded (set again by the
+     * route's gradients below) */
+    fr->graph_cost = graph_cost != NULL ? graph_cost[0] : 0;
+    if (graph_cost != NULL && ask == FIELD_ASK_PICTURE_TILE) {
+        for (size_t i = 0; i < q->n; i++)
+            if (strcmp(q->names[i], "shade") == 0 && strcmp(q->values[i], "1") == 0)
+                fr->graph_cost = graph_cost[1];
+    }
     fr->graph_dominant[0] = '\0';
     if (graph_text != NULL)
         snprintf(fr->graph_text, sizeof fr->graph_text, "%s", graph_text);
@@ -234,6 +273,7 @@ int fieldreq_build_graph(field_request *fr, field_ask ask, const route *r, const
     fr->gradients = 0;
     fr->lower_hint = NULL;
     fr->cost = 1;
+    fr->ss = 1;
     int rc = 0;
     switch (ask) {
     case FIELD_ASK_PICTURE_TILE:
@@ -268,13 +308,11 @@ int fieldreq_build_graph(field_request *fr, field_ask ask, const route *r, const
     }
     fr->cost = cost_estimate(fieldreq_spec(fr), fr->samples > 0 ? fr->samples : 1,
                              fr->gradients);
+    if (fr->graph && graph_cost != NULL) {
+        fr->graph_cost = graph_cost[fr->gradients ? 1 : 0];
+        fr->cost = cost_graph(fr->graph_cost, fr->samples > 0 ? fr->samples : 1);
+    }
     return 0;
-}
-
-int fieldreq_dims(const field_request *fr)
-{
-    (void)fr;
-    return 2; /* a batch's points are counted as 2D: its 3D cost is checked by its handler */
 }
 
 void fieldreq_set_graph_cost(field_request *fr, double per_sample, const char *dominant)

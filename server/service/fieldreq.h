@@ -50,6 +50,9 @@ typedef struct {
     int gradients;
     const char *lower_hint;
     uint64_t cost;          /* cost_estimate of the above (never 0) */
+    /* Picture tiles below zoom 0: sub-pixels per axis (coarse.h), 1 for
+     * every other tile; in the key as "&ss=N" when over 1. */
+    int ss;
     /* A graph request (/graph/ or a named graph that is not a single
      * kind): the graph's canonical text is the field (q.spec / g.spec are
      * a default spec, unused); its per-sample cost and the JSON pointer of
@@ -77,11 +80,14 @@ int fieldreq_build(field_request *out, field_ask ask, const route *r, const quer
                    size_t err_size);
 
 /* fieldreq_build of a graph: graph_text (canonical) is the field of the
- * request (NULL: the kind's, as fieldreq_build). The route's kind is not
- * used; q must hold no field parameter. */
+ * request (NULL: the kind's, as fieldreq_build), graph_cost its per-sample
+ * cost without and with gradients (graphs_prepare; it sets the request's
+ * cost and how far a tile below zoom 0 is supersampled). The route's kind
+ * is not used; q must hold no field parameter. */
 int fieldreq_build_graph(field_request *out, field_ask ask, const route *r, const query_args *q,
-                         const char *graph_text, const char *accept_encoding, const char *body,
-                         size_t body_len, char *err, size_t err_size);
+                         const char *graph_text, const double *graph_cost,
+                         const char *accept_encoding, const char *body, size_t body_len, char *err,
+                         size_t err_size);
 
 /* The field a built request evaluates. */
 const noise_spec *fieldreq_spec(const field_request *fr);
@@ -94,10 +100,6 @@ int fieldreq_check_cost(const field_request *fr, char *err, size_t err_size);
 /* A graph request's cost from its per-sample cost (graphs_prepare) and
  * its samples: sets fr->graph_cost, fr->graph_dominant and fr->cost. */
 void fieldreq_set_graph_cost(field_request *fr, double per_sample, const char *dominant);
-
-/* The dimensions and gradients a request's cost is counted with (a batch
- * of [x, y, t] points: 3, else 2). */
-int fieldreq_dims(const field_request *fr);
 
 /* The canonical request text of a picture tile, its cache key and hashed
  * into its ETag: "perlin/7/3/-1/2@1x?<field canonical>&palette=gray&shade=0&zero=0".

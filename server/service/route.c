@@ -65,7 +65,7 @@ static int seg_is(const char *s, size_t len, const char *lit)
     return strlen(lit) == len && memcmp(s, lit, len) == 0;
 }
 
-#define MAX_SEGS 6
+#define MAX_SEGS 7
 /* Decoded segments longer than this are no API segment (numbers and names
  * are short); they are kept as sent. */
 #define SEG_MAX 64
@@ -131,7 +131,9 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
 
     route_id id = ROUTE_STATIC;
     size_t ext_len = 0;
-    if (n == 5 || (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0)) {
+    /* /{kind}/{seed}/mercator/{S}/{Z}/{X}/{Y}.png: a Web-Mercator tile (route.h) */
+    int mercator = n == 7 && seg_is(seg[2], len[2], "mercator");
+    if (n == 5 || mercator || (n == 3 && len[2] > 5 && memcmp(seg[2], "grid.", 5) == 0)) {
         /* tiles and grids: the extension says the form */
         const char *last = seg[n - 1];
         size_t l = len[n - 1];
@@ -141,7 +143,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
             out->ext = ROUTE_EXT_NPY, ext_len = 4;
         else if (l >= 4 && memcmp(last + l - 4, ".r16", 4) == 0)
             out->ext = ROUTE_EXT_R16, ext_len = 4;
-        else if (n == 5 && l >= 5 && memcmp(last + l - 5, ".webp", 5) == 0)
+        else if (n != 3 && l >= 5 && memcmp(last + l - 5, ".webp", 5) == 0)
             out->ext = ROUTE_EXT_WEBP, ext_len = 5; /* tiles only: grids stay numbers or PNG */
     }
     if (deep) {
@@ -163,7 +165,7 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         id = ROUTE_STATS;
     else if (n == 3 && seg_is(seg[2], len[2], "tile.json"))
         id = ROUTE_TILEJSON;
-    else if (n == 5 && ext_len > 0)
+    else if ((n == 5 || mercator) && ext_len > 0)
         id = ROUTE_TILE;
     if (id == ROUTE_STATIC) {
         /* A path that starts with a kind meant a field: say what its URLs
@@ -201,16 +203,56 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
         return bad_number("seed", "0..4294967295", seg[1], len[1], err, err_size);
     out->seed = (uint32_t)v;
 
+    int64_t world = 0, wz = 0, wmax = INT32_MAX;
+    int k = 0;
+    if (id == ROUTE_TILE && mercator) {
+        /* the world's width: 2^(4+k) plane units, 2^k zoom-0 tiles */
+        if (route_parse_int(seg[3], len[3], 1, ROUTE_MERCATOR_MAX_WORLD, &world) != 0 ||
+            (world & (world - 1)) != 0) {
+            char q[40];
+            quote_seg(seg[3], len[3], q, sizeof q);
+            snprintf(err, err_size,
+                     "the world's width in plane units must be a power of two in 1..16777216 "
+                     "(16 is one zoom-0 tile), got '%s'", q);
+            return ERR_BAD_REQUEST;
+        }
+        int lg = 0;
+        while (((int64_t)1 << lg) < world)
+            lg++;
+        k = lg - 4;
+        if (route_parse_int(seg[4], len[4], 0, 0, &wz) == 0) {
+            snprintf(err, err_size,
+                     "Web-Mercator zoom 0 is not served (its one tile, centred on the plane's "
+                     "origin, is no plane tile): zooms are 1..30, as TileJSON's minzoom says");
+            return ERR_BAD_REQUEST;
+        }
+        if (route_parse_int(seg[4], len[4], 1, ROUTE_MAX_Z, &wz) != 0)
+            return bad_number("Web-Mercator z", "1..30", seg[4], len[4], err, err_size);
+        if (wz - k > ROUTE_MAX_Z) {
+            snprintf(err, err_size,
+                     "Web-Mercator zoom %d with a world %lld units wide is plane zoom %d: the "
+                     "plane's tiles stop at zoom 30 (Web-Mercator zoom %d at this width)",
+                     (int)wz, (long long)world, (int)(wz - k), ROUTE_MAX_Z + k);
+            return ERR_BAD_REQUEST;
+        }
+        wmax = ((int64_t)1 << wz) - 1;
+    }
     if (id == ROUTE_TILE) {
-        if (route_parse_int(seg[2], len[2], ROUTE_MIN_Z, ROUTE_MAX_Z, &v) != 0)
+        int zs = mercator ? 4 : 2; /* the z segment; x and y follow it */
+        char range[40];
+        snprintf(range, sizeof range, "0..%lld", (long long)wmax);
+        if (mercator)
+            v = wz;
+        else if (route_parse_int(seg[2], len[2], ROUTE_MIN_Z, ROUTE_MAX_Z, &v) != 0)
             return bad_number("z", "-2..30", seg[2], len[2], err, err_size);
         out->z = (int)v;
-        if (route_parse_int(seg[3], len[3], INT32_MIN, INT32_MAX, &out->x) != 0)
-            return bad_number("x", "-2147483648..2147483647", seg[3], len[3], err, err_size);
-        size_t ylen = len[4] - ext_len; /* without ".png", ".webp", ".npy", ".r16" */
-        const char *at = memchr(seg[4], '@', ylen);
+        if (route_parse_int(seg[zs + 1], len[zs + 1], mercator ? 0 : INT32_MIN, wmax, &out->x) != 0)
+            return bad_number("x", mercator ? range : "-2147483648..2147483647", seg[zs + 1],
+                              len[zs + 1], err, err_size);
+        size_t ylen = len[zs + 2] - ext_len; /* without ".png", ".webp", ".npy", ".r16" */
+        const char *at = memchr(seg[zs + 2], '@', ylen);
         if (at != NULL) {
-            size_t slen = ylen - (size_t)(at - seg[4]);
+            size_t slen = ylen - (size_t)(at - seg[zs + 2]);
             if (!seg_is(at, slen, "@2x")) {
                 char q[40];
                 quote_seg(at, slen, q, sizeof q);
@@ -222,8 +264,16 @@ int route_parse(const char *path, route *out, char *err, size_t err_size)
             out->scale = 2;
             ylen -= 3;
         }
-        if (route_parse_int(seg[4], ylen, INT32_MIN, INT32_MAX, &out->y) != 0)
-            return bad_number("y", "-2147483648..2147483647", seg[4], ylen, err, err_size);
+        if (route_parse_int(seg[zs + 2], ylen, mercator ? 0 : INT32_MIN, wmax, &out->y) != 0)
+            return bad_number("y", mercator ? range : "-2147483648..2147483647", seg[zs + 2], ylen,
+                              err, err_size);
+        if (mercator) {
+            /* the plane's origin at the world's centre: the plane tile */
+            int64_t half = (int64_t)1 << (wz - 1);
+            out->z = (int)(wz - k);
+            out->x -= half;
+            out->y -= half;
+        }
     }
     out->id = id;
     return 0;

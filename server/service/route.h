@@ -78,7 +78,7 @@ typedef struct {
     route_id id;
     noise_kind kind;  /* field routes */
     uint32_t seed;    /* field routes */
-    int z;            /* tiles: ROUTE_MIN_Z..30 */
+    int z;            /* tiles: ROUTE_MIN_Z..30 (Web-Mercator tiles: down to -19) */
     int64_t x, y;     /* tiles: int32 range */
     int scale;        /* tiles: 1, or 2 for @2x */
     route_ext ext;    /* tiles and grids: .png, .npy or .r16; tiles also .webp */
@@ -93,10 +93,23 @@ typedef struct {
  * Web-Mercator clients (TileJSON, the TMS) keep 0..30. */
 #define ROUTE_MIN_Z (-2)
 
+/* Web-Mercator tiles: /{kind}/{seed}/mercator/{W}/{Z}/{X}/{Y}.png (@2x,
+ * .webp, .npy, .r16 as plane tiles) for clients that know only the
+ * Web-Mercator grid (MapLibre): the world is W plane units wide, W = 16 *
+ * 2^k a power of two 1..ROUTE_MERCATOR_MAX_WORLD, with the plane's origin
+ * at its centre, so Web-Mercator tile (Z, X, Y), Z 1..30, 0 <= X, Y < 2^Z,
+ * is plane tile (Z - k, X - 2^(Z-1), Y - 2^(Z-1)): route_parse returns
+ * that ROUTE_TILE (the same key, bytes and ETag). Its plane zoom may be
+ * below ROUTE_MIN_Z (down to 1 - 20); it must not pass 30. Zoom 0 (the
+ * whole world in one tile, centred on the origin) is not a plane tile:
+ * clients take zoom 1 (TileJSON says minzoom 1). */
+#define ROUTE_MERCATOR_MAX_WORLD 16777216
+
 /* The URL forms of a field, as messages name them to a user whose URL has
  * none of these shapes. */
 #define ROUTE_FIELD_FORMS                                                               \
     "/{kind}/{seed}/{z}/{x}/{y}.png, /{kind}/{seed}/{z}/{x}/{y}@2x.png (.webp, .npy, .r16 too), " \
+    "/{kind}/{seed}/mercator/{width}/{z}/{x}/{y}.png, "                                 \
     "/{kind}/{seed}/grid.{npy,r16,png}?x=..&y=..&step=..&width=..&height=.., "           \
     "/{kind}/{seed}/point?x=..&y=.., POST /{kind}/{seed}/points, /{kind}/{seed}/tile.json, "   \
     "/{kind}/{seed}/stats"

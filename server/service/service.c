@@ -722,9 +722,22 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
         if (rc == 1)
             return 1;
     }
+    double graph_cost[2] = {0, 0};
+    char dominant[2][256] = {"", ""};
+    if (rc == 0 && rq->graph) {
+        /* the graph prepared for its seed (or found prepared): its cost per
+         * sample without and with gradients, which the request's cost and
+         * a coarse tile's supersampling need */
+        for (int grads = 0; grads < 2 && rc == 0; grads++) {
+            fieldsrc_graph *g = graphs_prepare(s->graphs, rq->graph_text, rq->route.seed, grads,
+                                               2, &graph_cost[grads], dominant[grads], &rc, err,
+                                               sizeof err);
+            fieldsrc_graph_release(g);
+        }
+    }
     if (rc == 0)
         rc = fieldreq_build_graph(fr, ask, &rq->route, &rq->query, rq->graph ? rq->graph_text : NULL,
-                                  rq->accept_encoding,
+                                  graph_cost, rq->accept_encoding,
                                   (route_takes(id) & ROUTE_TAKES_BODY) ? rq->body : NULL,
                                   rq->body_len, err, sizeof err);
     if (rc == 0 && how == ROUTE_ADMIT_CACHED) {
@@ -732,18 +745,8 @@ int service_admit(service *s, service_request *rq, reply *out, uint64_t *out_cos
         if (rc == 1)
             return 1;
     }
-    if (rc == 0 && fr->graph) {
-        /* the graph prepared for its seed (or found prepared): its cost */
-        double per_sample = 0;
-        char dominant[256] = "";
-        fieldsrc_graph *g = graphs_prepare(s->graphs, fr->graph_text, fr->r.seed, fr->gradients,
-                                           fieldreq_dims(fr), &per_sample, dominant, &rc, err,
-                                           sizeof err);
-        if (g != NULL) {
-            fieldsrc_graph_release(g);
-            fieldreq_set_graph_cost(fr, per_sample, dominant);
-        }
-    }
+    if (rc == 0 && fr->graph)
+        fieldreq_set_graph_cost(fr, fr->graph_cost, dominant[fr->gradients ? 1 : 0]);
     if (rc == 0)
         rc = fieldreq_check_cost(fr, err, sizeof err);
     if (rc == 0 && how == ROUTE_ADMIT_STREAM) {

@@ -15,6 +15,7 @@
 #include "base/monotime.h"
 #include "heights/grid.h"
 #include "service/heightsreq.h"
+#include "tiles/coarse.h"
 #include "tiles/render.h"
 
 /* The memo of request targets: what the raw target of a tile request
@@ -121,9 +122,14 @@ static int fill(void *vctx, const char *key, void **out_data, size_t *out_size, 
     }
     if (fr->ask == FIELD_ASK_PICTURE_TILE) {
         int webp = fr->r.ext == ROUTE_EXT_WEBP;
-        int rc = render_tile_src(&fr->q.spec, graph, fr->r.z, fr->r.x, fr->r.y, 256 * fr->r.scale,
-                                 &fr->q.render, webp ? RENDER_WEBP : RENDER_PNG,
-                                 webp ? (int)fr->q.value[PARAM_QUALITY] : 0, &bytes, &size);
+        render_format format = webp ? RENDER_WEBP : RENDER_PNG;
+        int quality = webp ? (int)fr->q.value[PARAM_QUALITY] : 0;
+        int rc = fr->ss > 1 ? coarse_render_tile_src(&fr->q.spec, graph, fr->r.z, fr->r.x, fr->r.y,
+                                                     256 * fr->r.scale, fr->ss, &fr->q.render,
+                                                     format, quality, &bytes, &size)
+                            : render_tile_src(&fr->q.spec, graph, fr->r.z, fr->r.x, fr->r.y,
+                                              256 * fr->r.scale, &fr->q.render, format, quality,
+                                              &bytes, &size);
         fieldsrc_graph_release(graph);
         if (rc != 0)
             return rc;

@@ -26,10 +26,22 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-sw
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
   '--disable-quic', '--force-color-profile=srgb'];
 const VIEW = { width: 768, height: 512 };
+const VIEW_W = VIEW.width, VIEW_H = VIEW.height;
 const PAGE_ORIGIN = 'http://clients.test';
 const DAEMON_IN_DOCS = 'http://localhost:8080';
 const CDNS = [['https://unpkg.com/', ''], ['https://cdn.jsdelivr.net/npm/', '']];
 const TILE_RE = /^\/([a-z0-9]+)\/(\d+)\/(\d+)\/(-?\d+)\/(-?\d+)(@2x)?\.png$/;
+// The Web-Mercator route: world width W = 16 * 2^k, tile (Z, X, Y) is plane
+// tile (Z - k, X - 2^(Z-1), Y - 2^(Z-1)) (docs/clients/maplibre.md).
+const MERCATOR_RE = /^\/([a-z0-9]+)\/(\d+)\/mercator\/(\d+)\/(\d+)\/(\d+)\/(\d+)(@2x)?\.png$/;
+function planeOf(pathname) {
+  const m = TILE_RE.exec(pathname);
+  if (m) return { z: +m[3], x: +m[4], y: +m[5], mercator: false };
+  const w = MERCATOR_RE.exec(pathname);
+  if (!w) return null;
+  const k = Math.log2(+w[3] / 16), Z = +w[4], h = 2 ** (Z - 1);
+  return { z: Z - k, x: +w[5] - h, y: +w[6] - h, mercator: true, Z, X: +w[5], Y: +w[6] };
+}
 
 let daemon = null, ctx = null;
 
@@ -69,6 +81,8 @@ after(async () => {
   if (daemon) await daemon.stop();
 });
 
+const withoutHost = (h) => Object.fromEntries(Object.entries(h).filter(([k]) => k.toLowerCase() !== 'host'));
+
 // Opens a docs page; returns { page, tiles: [{path, z, x, y, query}], problems }.
 async function open(name, waitReady) {
   const html = snippet(name);
@@ -86,9 +100,10 @@ async function open(name, waitReady) {
     }
     if (url.startsWith(`${DAEMON_IN_DOCS}/`)) {
       const u = new URL(url);
-      const m = TILE_RE.exec(u.pathname);
-      if (m) tiles.push({ path: u.pathname, z: +m[3], x: +m[4], y: +m[5], query: u.search });
-      const resp = await route.fetch({ url: daemon.url + u.pathname + u.search });
+      const t = planeOf(u.pathname);
+      if (t) tiles.push({ path: u.pathname, ...t, query: u.search });
+      // the daemon's links (TileJSON's tile template) name the host of the docs
+      const resp = await route.fetch({ url: daemon.url + u.pathname + u.search, headers: { ...withoutHost(route.request().headers()), 'x-forwarded-host': 'localhost:8080' } });
       if (resp.status() >= 400) problems.push(`HTTP ${resp.status()}: ${u.pathname}${u.search}`);
       return route.fulfill({ response: resp });
     }
@@ -210,12 +225,18 @@ test('OpenLayers page: a plane projection and tile grid ask for negative tiles a
 // pixels are the tile's, up to the GPU's (here SwiftShader's) rounding.
 const GL_TOLERANCE = 2;
 
-test('MapLibre raster page: the mapping asks for negative plane tiles and the origin; the joins and the world\'s wrap show the daemon\'s pixels', async () => {
+test('MapLibre raster page: a plain TileJSON (mapping=mercator) asks for negative plane tiles and the origin; the origin at the centre; the joins and the antimeridian show the daemon\'s pixels', async () => {
   const { page, tiles, problems } = await open('maplibre.md', maplibreReady);
   const shot = await page.screenshot();
   save('client-maplibre.png', shot);
+  // no transformRequest: every tile asked for is a Web-Mercator route tile
+  assert.ok(tiles.length > 0 && tiles.every((t) => t.mercator), 'Web-Mercator route tiles only');
+  assert.ok(!snippet('maplibre.md').includes('transformRequest'), 'the page has no transformRequest');
   assertTiles(tiles, 'MapLibre');
-  assert.ok(tiles.every((t) => t.query.includes('period=32')));
+  assert.ok(tiles.every((t) => t.query.includes('period=32')), 'the TileJSON adds period=32, the world width');
+  // the origin at the map's centre: map.project of lng/lat 0, 0
+  const c = await page.evaluate(() => window.map.project([0, 0]));
+  assert.ok(Math.abs(c.x - VIEW_W / 2) < 0.5 && Math.abs(c.y - VIEW_H / 2) < 0.5, `origin at ${JSON.stringify(c)}`);
   const q = '?octaves=6&period=32&palette=terrain&shade=1';
   const skip = [[VIEW.width - 170, VIEW.height - 42, VIEW.width, VIEW.height]];   // attribution
   const r = await compareJoins(shot, { field: FIELD, z: 2, query: q, ox: VIEW.width / 2, oy: VIEW.height / 2, skip, tolerance: GL_TOLERANCE });
@@ -235,10 +256,38 @@ test('MapLibre raster page: the mapping asks for negative plane tiles and the or
   await page.close();
 });
 
-test('MapLibre terrain page: DEM and colour tiles on the plane mapping, negative tiles and the origin, no wall at the joins', async () => {
+const deckReady = async (page) => {
+  await page.waitForFunction(() => window.deckgl && window.tilesLoaded, null, { timeout: 60000, polling: 200 });
+  // deck.gl draws on the next animation frames: until two screenshots agree
+  let prev = null;
+  for (let i = 0; i < 40; i++) {
+    await page.waitForTimeout(300);
+    const s = await page.screenshot();
+    if (prev && s.equals(prev)) return;
+    prev = s;
+  }
+};
+
+test('deck.gl page: a TileLayer in an OrthographicView asks for negative tiles and the origin, and the joins show the daemon\'s pixels', async () => {
+  const { page, tiles, problems } = await open('deckgl.md', deckReady);
+  const shot = await page.screenshot();
+  save('client-deckgl.png', shot);
+  assertTiles(tiles, 'deck.gl');
+  assert.ok(tiles.every((t) => !t.mercator && t.z === 2), `zoom 2 plane tiles: ${tiles.map((t) => t.path).join(' ')}`);
+  // target [0, 0] at zoom 2: the origin at the viewport's centre
+  const r = await compareJoins(shot, { field: FIELD, z: 2, query: PICT, ox: VIEW.width / 2, oy: VIEW.height / 2 });
+  assert.ok(r.compared > 10000, `compared ${r.compared} pixels`);
+  assert.equal(r.bad, 0, `${r.bad} of ${r.compared} pixels differ (worst ${r.worst}): ${r.first}`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('MapLibre terrain page: DEM and colour tiles from plain TileJSON (mapping=mercator), negative plane tiles and the origin, no wall at the joins', async () => {
   const { page, tiles, problems } = await open('maplibre-terrain.md', maplibreReady);
   const shot = await page.screenshot();
   save('client-maplibre-terrain.png', shot);
+  // plain TileJSON sources: Web-Mercator route tiles only, period=32 added
+  assert.ok(tiles.length > 0 && tiles.every((t) => t.mercator && t.query.includes('period=32')), 'Web-Mercator route tiles with period=32');
   const dem = tiles.filter((t) => t.query.includes('encoding=terrarium'));
   const colour = tiles.filter((t) => t.query.includes('palette=terrain'));
   assertTiles(dem, 'MapLibre raster-dem');

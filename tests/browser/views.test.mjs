@@ -203,6 +203,40 @@ test('the statistics panel shows what /stats answers for the window on screen', 
   await checkStats(['perlin']);
 });
 
+// On a phone the panel spans the width: the two maps go one above the
+// other, below the open panel, and share the screen when it is closed.
+test('compare mode on a phone: neither map under the panel, open or closed', { timeout: 120000 }, async () => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.goto(`${base}/#z=2&x=4&y=4&kind=perlin&seed=0&palette=terrain&cmp=value`);
+    await waitTiles('#map .noise-tiles', '/perlin/0/');
+    await waitTiles('#map2 .noise-tiles-b', '/value/0/');
+    const boxes = () => page.evaluate(() => ['#panel', '#map', '#map2', '#map-label-a', '#map-label-b'].map((s) => {
+      const r = document.querySelector(s).getBoundingClientRect();
+      return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    }));
+    const inside = (l, m) => l.top >= m.top && l.bottom <= m.bottom && l.left >= m.left && l.right <= m.right;
+    for (const open of [true, false]) {
+      if (open !== !(await page.evaluate(() => document.body.classList.contains('collapsed')))) await page.click('#panel-toggle');
+      await page.waitForFunction((o) => document.body.classList.contains('collapsed') === !o, open);
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(ARTIFACTS, `compare-phone-${open ? 'open' : 'closed'}.png`) });
+      const [panel, a, b, la, lb] = await boxes();
+      const what = `panel open ${open}: ${JSON.stringify({ panel, a, b })}`;
+      if (open) assert.ok(a.top >= panel.bottom, `the first map starts under the panel: ${what}`);
+      assert.ok(b.top >= a.bottom - 2, `the second map is below the first: ${what}`);
+      for (const m of [a, b]) assert.ok(m.left <= 0 && m.right >= 390 && m.bottom - m.top >= 200, `each map the full width, 200 px high: ${what}`);
+      assert.ok(Math.abs((a.bottom - a.top) - (b.bottom - b.top)) <= 2, `the maps are as high: ${what}`);
+      assert.ok(inside(la, a) && inside(lb, b), `each label on its map: ${JSON.stringify({ la, lb })}, ${what}`);
+      if (!open) assert.ok(la.left >= panel.right || la.top >= panel.bottom, `the first label clear of the closed panel: ${JSON.stringify({ la, panel })}`);
+    }
+  } finally {
+    // the next tests find the panel open, as a page load leaves it
+    if (await page.evaluate(() => document.body.classList.contains('collapsed'))) await page.click('#panel-toggle');
+    await page.setViewportSize(VIEW);
+  }
+});
+
 test('compare mode: two synced maps and both tables', { timeout: 150000 }, async () => {
   await page.goto(`${base}/#z=4&x=20&y=20&kind=perlin&seed=0&palette=terrain&stats=1&cmp=value`);
   await waitTiles('#map .noise-tiles', '/perlin/0/');

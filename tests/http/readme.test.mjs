@@ -362,7 +362,13 @@ for (const ex of examples) {
       assert.ok(j.tiles[0].startsWith(daemon.url + '/'), `tiles template ${j.tiles[0]} not on ${daemon.url}`);
       assert.match(j.tiles[0], /\{z\}\/\{x\}\/\{y\}\.png/);
       if (url.searchParams.has('encoding')) assert.equal(j.encoding, url.searchParams.get('encoding'));
-      for (const [k, v] of url.searchParams) assert.match(j.tiles[0], new RegExp(`[?&]${k}=`), `template drops ${k}=${v}`);
+      // mapping=mercator&scale=W become the template's /mercator/W/ route
+      if (url.searchParams.get('mapping') === 'mercator')
+        assert.ok(j.tiles[0].includes(`/mercator/${url.searchParams.get('scale') ?? 32}/{z}/`), `template ${j.tiles[0]}`);
+      for (const [k, v] of url.searchParams) {
+        if (k === 'mapping' || k === 'scale') continue;
+        assert.match(j.tiles[0], new RegExp(`[?&]${k}=`), `template drops ${k}=${v}`);
+      }
     } else if (p === '/api/kinds') {
       const j = json();
       assert.deepEqual(j.kinds, ['value', 'perlin', 'simplex', 'improved', 'cellular', 'classic']);

@@ -39,6 +39,19 @@ static void test_tiles(void)
     CHECK(parse("/perlin/0/0/-1/-1@2x.png", &r) == 0);
     CHECK(r.id == ROUTE_TILE && r.z == 0 && r.x == -1 && r.y == -1 && r.scale == 2);
     CHECK(parse("/perlin/0/00/007/0.png", &r) == 0 && r.x == 7);
+    /* Web-Mercator tiles are the plane tiles of the mapping (route.h):
+     * W = 32 = 16 * 2^1, (Z, X, Y) = (3, 5, 2) is (2, 5 - 4, 2 - 4) */
+    CHECK(parse("/perlin/7/mercator/32/3/5/2.png", &r) == 0);
+    CHECK(r.id == ROUTE_TILE && r.kind == NOISE_PERLIN && r.seed == 7 && r.z == 2 && r.x == 1 &&
+          r.y == -2 && r.scale == 1 && r.ext == ROUTE_EXT_PNG);
+    /* W = 1 = 16 * 2^-4: Z 26 is plane zoom 30 */
+    CHECK(parse("/perlin/7/mercator/1/26/0/67108863@2x.webp", &r) == 0);
+    CHECK(r.z == 30 && r.x == -33554432 && r.y == 33554431 && r.scale == 2 &&
+          r.ext == ROUTE_EXT_WEBP);
+    CHECK(parse("/perlin/7/mercator/1/27/0/0.png", &r) == ERR_BAD_REQUEST);
+    CHECK(parse("/perlin/7/mercator/32/0/0/0.png", &r) == ERR_BAD_REQUEST);
+    CHECK(parse("/perlin/7/mercator/24/1/0/0.png", &r) == ERR_BAD_REQUEST);
+    CHECK(parse("/perlin/7/mercator/32/1/2/0.png", &r) == ERR_BAD_REQUEST);
 }
 
 static void test_bad_numbers(void)
