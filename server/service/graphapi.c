@@ -213,15 +213,68 @@ static void prefix_of(const route *r, const char *text, const char *base, char *
     }
 }
 
-int graphapi_tilejson(const route *r, const char *text, const query_args *q,
+/* mapping=mercator and scale=W taken out of q into *rest (as a kind's
+ * TileJSON takes them: api.c); *world 0 without the mapping. */
+static int mercator_args(const query_args *q, query_args *rest, long long *world, char *err,
+                         size_t err_size)
+{
+    const char *mapping = NULL, *scale = NULL;
+    char shown[40];
+    *rest = (query_args){0};
+    *world = 0;
+    for (size_t i = 0; i < q->n; i++) {
+        if (strcmp(q->names[i], "mapping") == 0)
+            mapping = q->values[i];
+        else if (strcmp(q->names[i], "scale") == 0)
+            scale = q->values[i];
+        else {
+            rest->names[rest->n] = q->names[i];
+            rest->values[rest->n++] = q->values[i];
+        }
+    }
+    if (mapping != NULL && strcmp(mapping, "mercator") != 0) {
+        snprintf(err, err_size, "mapping must be 'mercator' (or absent: the plane's own tiles), got '%s'",
+                 query_shown(mapping, 20, shown, sizeof shown));
+        return ERR_BAD_REQUEST;
+    }
+    if (mapping == NULL) {
+        if (scale != NULL) {
+            snprintf(err, err_size, "scale applies only with mapping=mercator (the world's width in plane units)");
+            return ERR_BAD_REQUEST;
+        }
+        return 0;
+    }
+    double w = 32.0;
+    if (scale != NULL && (query_parse_number(scale, &w) != 0 || !(w >= 1 && w <= ROUTE_MERCATOR_MAX_WORLD) ||
+                          w != floor(w) || ((long long)w & ((long long)w - 1)) != 0)) {
+        snprintf(err, err_size,
+                 "scale (the world's width in plane units) must be a power of two in 1..16777216, got '%s'",
+                 query_shown(scale, 20, shown, sizeof shown));
+        return ERR_BAD_REQUEST;
+    }
+    *world = (long long)w;
+    return 0;
+}
+
+int graphapi_tilejson(const route *r, const char *text, const query_args *q_in,
                       const char *base_url, reply *out, char *err, size_t err_size)
 {
+    query_args rest;
+    long long world = 0;
+    int rc0 = mercator_args(q_in, &rest, &world, err, err_size);
+    if (rc0 != 0)
+        return rc0;
+    const query_args *q = &rest;
     char path[800], g[GRAPHS_TEXT_MAX + 4];
     size_t tiles_size = GRAPHS_TEXT_MAX + QUERY_RENDER_CANONICAL_MAX + 2048;
     char *tiles = malloc(tiles_size);
     if (tiles == NULL)
         return ERR_NOMEM;
     prefix_of(r, text, base_url, path, sizeof path, g, sizeof g);
+    if (world > 0) {
+        size_t n = strlen(path);
+        snprintf(path + n, sizeof path - n, "/mercator/%lld", world);
+    }
     const char *encoding = NULL, *format = "png";
     int n;
     if (heightsreq_is_numeric_tile(ROUTE_EXT_PNG, q)) {
@@ -264,6 +317,32 @@ int graphapi_tilejson(const route *r, const char *text, const query_args *q,
     }
     json_t *doc = tilejson_object(r, text, tiles, format, encoding);
     free(tiles);
+    if (doc != NULL && world > 0) {
+        /* as a kind's (api.c): Web-Mercator tile (Z, X, Y) is plane tile
+         * (Z - k, X - 2^(Z-1), Y - 2^(Z-1)), world = 16 * 2^k; a graph has
+         * no period, so its world has a seam where it wraps */
+        int lg = 0;
+        while ((1LL << lg) < world)
+            lg++;
+        int k = lg - 4;
+        json_t *m = json_pack(
+            "{s:s,s:I,s:n,s:b,s:s}", "name", "mercator", "scale", (json_int_t)world, "period",
+            "seamless", 0, "plane_tile",
+            "Web-Mercator tile (Z, X, Y), Z >= 1, is plane tile (Z - log2(scale/16), X - 2^(Z-1), "
+            "Y - 2^(Z-1)): the plane's origin at the world's centre, scale plane units across");
+        char desc[300];
+        snprintf(desc, sizeof desc,
+                 "A field graph of deterministic procedural noise on an infinite plane, as a "
+                 "Web-Mercator world %lld plane units wide centred on the plane's origin.", world);
+        if (m == NULL || json_object_set_new(json_object_get(doc, "noisetile"), "mapping", m) != 0 ||
+            json_object_set_new(doc, "minzoom", json_integer(1)) != 0 ||
+            json_object_set_new(doc, "maxzoom", json_integer(k < 0 ? ROUTE_MAX_Z + k : ROUTE_MAX_Z)) != 0 ||
+            json_object_set_new(doc, "center", json_pack("[f,f,i]", 0.0, 0.0, 2)) != 0 ||
+            json_object_set_new(doc, "description", json_string(desc)) != 0) {
+            json_decref(doc);
+            doc = NULL;
+        }
+    }
     return json_reply(doc, API_CACHE_CONTROL, out);
 }
 

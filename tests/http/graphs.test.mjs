@@ -88,6 +88,8 @@ const GOLDEN_FORMS = [
 const FORMS = [
   (k, s) => `/${k}/${s}/3/-2/5.png?`,
   (k, s) => `/${k}/${s}/3/-2/5.png?palette=terrain&shade=1&`,
+  (k, s) => `/${k}/${s}/-2/0/-1.png?palette=terrain&shade=1&`,
+  (k, s) => `/${k}/${s}/mercator/32/2/1/2.png?`,
   (k, s) => `/${k}/${s}/2/1/-1.png?palette=viridis&zero=1&`,
   (k, s) => `/${k}/${s}/2/1/-1@2x.png?ramp=heat&`,
   (k, s) => `/${k}/${s}/3/-2/5.webp?shade=1&quality=60&`,
@@ -383,6 +385,11 @@ test('POST /api/graphs gives the canonical text, JSON, counts and URL templates'
   const tj = await get(`${d.url}/graph/42/tile.json?g=${j.graph}&palette=terrain`);
   assert.equal(tj.status, 200, tj.text);
   assert.match(tj.json.tiles[0], /palette=terrain/);
+  const tm = await get(`${d.url}/graph/42/tile.json?g=${j.graph}&mapping=mercator&scale=64`);
+  assert.equal(tm.status, 200, tm.text);
+  assert.match(tm.json.tiles[0], /\/graph\/42\/mercator\/64\/\{z\}\/\{x\}\/\{y\}\.png\?g=/);
+  assert.equal(tm.json.minzoom, 1);
+  assert.equal(tm.json.noisetile.mapping.scale, 64);
   const bad = await get(`${d.url}/api/graphs?seed=-1`, { method: 'POST', body: JSON.stringify(HILLS) });
   assert.equal(bad.status, 400);
 });
@@ -406,6 +413,15 @@ test('graph points (2D and 3D), stats and numeric grids', async () => {
   const p3 = await get(`${d.url}/graph/3/points?g=${planar}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ points: [[0.5, 1, 0.25]] }) });
   assert.equal(p3.status, 400, p3.text);
   assert.match(p3.json.error.message, /2D/);
+  // below zoom 0 (supersampled) and on the Web-Mercator route
+  const coarse = await get(`${d.url}/graph/3/-2/0/0.png?g=${g}&palette=terrain&shade=1`);
+  assert.equal(coarse.status, 200, coarse.text);
+  const zero = await get(`${d.url}/graph/3/0/0/0.png?g=${g}&palette=terrain&shade=1`);
+  assert.notEqual(coarse.headers.get('etag'), zero.headers.get('etag'));
+  const merc = await get(`${d.url}/graph/3/mercator/32/1/0/0.png?g=${g}`);
+  const plane = await get(`${d.url}/graph/3/0/-1/-1.png?g=${g}`);
+  assert.equal(merc.status, 200, merc.text);
+  assert.ok(merc.body.equals(plane.body), 'Web-Mercator tile (1, 0, 0) of a 32-unit world is plane tile (0, -1, -1)');
   const s = await get(`${d.url}/graph/3/stats?g=${g}&x=0&y=0&step=0.1&width=40&height=30`);
   assert.equal(s.status, 200, s.text);
   assert.equal(s.json.count, 1200);
