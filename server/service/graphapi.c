@@ -378,6 +378,19 @@ int graphapi_post(const query_args *q, const char *body, size_t body_len, const 
     int rc = graphs_parse_json(body, body_len, &g, err, err_size);
     if (rc != 0)
         return rc;
+    /* a graph that cannot be prepared (unrolled beyond the instance limit)
+     * is refused now, not at its first tile */
+    noise_graph_error e;
+    memset(&e, 0, sizeof e);
+    noise_graph_field *prepared = noise_graph_prepare(g, r.seed, &e);
+    if (prepared == NULL) {
+        noise_graph_destroy(g);
+        if (e.code == NOISE_GRAPH_ENOMEM || e.code == 0)
+            return ERR_NOMEM;
+        errors_pointer_message(err, err_size, e.pointer, e.message);
+        return ERR_BAD_REQUEST;
+    }
+    noise_graph_field_destroy(prepared);
     char *text = malloc(GRAPHS_TEXT_MAX), *js = malloc(256 * 1024);
     size_t ts = GRAPHS_TEXT_MAX + 1024;
     char *tiles = malloc(ts), *point = malloc(ts), *grid = malloc(ts);

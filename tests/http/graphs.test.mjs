@@ -302,6 +302,17 @@ test('bad graphs are 400 with a message and a JSON pointer; never 500', async ()
     assert.equal(r.status, 400, `${body}: ${r.text}`);
     assert.equal(typeof r.json.error.pointer, 'string');
   }
+  // beyond the instance limit once fractals are unrolled: refused when POSTed and in a URL
+  const deep = { node: 'perlin' };
+  let nested = deep;
+  for (let i = 0; i < 4; i++) nested = { node: 'fractal', octaves: 16, inputs: [nested] };
+  const big = await post(nested);
+  assert.equal(big.status, 400, big.text);
+  assert.match(big.json.error.message, /4096/);
+  assert.equal(typeof big.json.error.pointer, 'string');
+  const bigUrl = await get(`${d.url}/graph/7/1/0/0.png?g=fractal(fractal(fractal(fractal(perlin,octaves:16),octaves:16),octaves:16),octaves:16)`);
+  assert.equal(bigUrl.status, 400, bigUrl.text);
+  assert.match(bigUrl.json.error.message, /4096/);
   const r0 = await post('{"node": "add", "inputs": [');
   assert.equal(r0.status, 400);
   assert.equal(typeof r0.json.error.pointer, 'string');
