@@ -72,6 +72,7 @@ typedef struct {
     double *tab;          /* curve, terrace, fractal: owned tables */
     int n_tab;            /* curve, terrace: points */
     noise_field *field;   /* sources (owned by the graph field's list) */
+    uint32_t seed;        /* sources: the seed of the field (in effect plus the node's) */
     int fixed_t;          /* sources with their own t */
     int slot;
     int pinned;           /* constants: filled once per call, slot never reused */
@@ -107,9 +108,7 @@ typedef struct {
     int memo_cap; /* power of two */
     unsigned char *seeded, *coords; /* per node: sub-graph has a source / reads coordinates */
     noise_field **fields;
-    int n_fields, cap_fields;
-    uint32_t *field_seed;
-    int *field_node;
+    int n_fields;
     int fail;        /* 0, NOISE_GRAPH_ELIMIT or NOISE_GRAPH_ENOMEM */
     int fail_node;   /* the node named in the error */
     int outer_fractal; /* outermost fractal node on the recursion stack, -1 */
@@ -197,36 +196,36 @@ static int ge_context(ge_build *B, int parent, int op, int node, const double *p
     return c;
 }
 
-static noise_field *ge_field_for(ge_build *B, int node, uint32_t seed)
+/* A field per distinct (node, seed) of the source instances, once the
+ * unrolling has succeeded (the memo finds the one already made). */
+static int ge_fields(ge_build *B)
 {
-    for (int i = 0; i < B->n_fields; i++)
-        if (B->field_node[i] == node && B->field_seed[i] == seed)
-            return B->fields[i];
-    if (B->n_fields == B->cap_fields) {
-        int cap = B->cap_fields ? 2 * B->cap_fields : 16;
-        noise_field **nf = realloc(B->fields, (size_t)cap * sizeof *nf);
-        if (nf)
-            B->fields = nf;
-        uint32_t *ns = realloc(B->field_seed, (size_t)cap * sizeof *ns);
-        if (ns)
-            B->field_seed = ns;
-        int *nn = realloc(B->field_node, (size_t)cap * sizeof *nn);
-        if (nn)
-            B->field_node = nn;
-        if (!nf || !ns || !nn)
-            return NULL;
-        B->cap_fields = cap;
+    int n_src = 0;
+    for (int i = 0; i < B->n_vals; i++)
+        n_src += B->vals[i].op == NG_SOURCE;
+    B->fields = malloc((size_t)(n_src > 0 ? n_src : 1) * sizeof *B->fields);
+    if (!B->fields)
+        return -1;
+    for (int i = 0; i < B->n_vals; i++) {
+        ge_val *v = &B->vals[i];
+        if (v->op != NG_SOURCE)
+            continue;
+        uint64_t k[3] = { 0x4000000000000000ull | (uint64_t)(uint32_t)v->node, v->seed, 0 };
+        ge_memo *m = ge_memo_find(B, k);
+        if (m->val >= 0) {
+            v->field = B->vals[m->val].field;
+            continue;
+        }
+        noise_spec spec = B->g->nodes[v->node].spec;
+        spec.seed = v->seed;
+        v->field = noise_field_create(&spec);
+        if (!v->field)
+            return -1;
+        B->fields[B->n_fields++] = v->field;
+        memcpy(m->key, k, sizeof k);
+        m->val = i;
     }
-    noise_spec spec = B->g->nodes[node].spec;
-    spec.seed = seed;
-    noise_field *f = noise_field_create(&spec);
-    if (!f)
-        return NULL;
-    B->fields[B->n_fields] = f;
-    B->field_seed[B->n_fields] = seed;
-    B->field_node[B->n_fields] = node;
-    B->n_fields++;
-    return f;
+    return 0;
 }
 
 /* Fritsch-Carlson: the cubic of each interval of the curve's points as
@@ -306,16 +305,12 @@ static int ge_instance_new(ge_build *B, int node, int ctx, uint32_t seed)
     int v;
     switch (nd->op) {
     case NG_SOURCE: {
-        uint32_t s = seed + nd->seed;
-        noise_field *f = ge_field_for(B, node, s);
-        if (!f) {
-            B->fail = NOISE_GRAPH_ENOMEM;
-            return -1;
-        }
+        /* its field is made once the whole graph is unrolled (ge_fields):
+         * a graph beyond the limit allocates none */
         v = ge_emit(B, node, ctx, NULL, 0);
         if (v < 0)
             return -1;
-        B->vals[v].field = f;
+        B->vals[v].seed = seed + nd->seed;
         B->vals[v].fixed_t = nd->spec.has_t != 0;
         return v;
     }
@@ -607,11 +602,13 @@ noise_graph_field *noise_graph_prepare(const noise_graph *g, uint32_t seed, nois
     ge_flags(g, B.seeded, B.coords);
     int c0 = ge_new_val(&B, GE_COORDS, -1, -1);
     int root = c0 < 0 ? -1 : ge_instance(&B, g->n - 1, 0, seed);
+    if (root >= 0 && ge_fields(&B) != 0) {
+        B.fail = NOISE_GRAPH_ENOMEM;
+        root = -1;
+    }
     free(B.memo);
     free(B.seeded);
     free(B.coords);
-    free(B.field_seed);
-    free(B.field_node);
     f->vals = B.vals;
     f->n_vals = B.n_vals;
     f->fields = B.fields;
