@@ -71,10 +71,13 @@ int cost_check(const noise_spec *spec, uint64_t samples, int gradients, uint64_t
  * machine under other builds, 2026-12-05, graph_eval.c as of eaafb32): a
  * 2D simplex source 1.00 ns per sample; 16 chained scale_bias nodes over it
  * add 0.17 ns per node per sample, 16 add-a-constant nodes 0.21 ns, 8
- * curve nodes (3 points) 4-5.5 ns. 0.5 covers the arithmetic nodes, which
- * most graphs are made of, with room; a curve costs about 10 times that,
- * which this one constant does not see (a graph of many curves is
- * under-estimated by up to that factor). */
+ * curve nodes (3 points) 4-5.5 ns. BENCHMARKS.md ("Field graphs", make
+ * bench-graph) has every node, values / with gradients: add, mul,
+ * scale_bias 0.13-0.15 / 0.40-0.68 ns, select 1.35 / 2.42, curve 3.1 /
+ * 3.8, pow 13.9 / 14.5, against about 1.2 ns per source octave sample in a
+ * graph. 0.5 covers the arithmetic nodes, which most graphs are made of,
+ * with room; one constant does not see the heavier ones (a graph of many
+ * curves is under-estimated up to 8 times, of pow nodes up to about 25). */
 #define COST_GRAPH_NODE 0.5
 
 /* source_cost for noise_graph_field_cost: cost_estimate(spec, 1,
