@@ -9,10 +9,17 @@
 #ifndef NOISE_VEC_SQUARE_ROWS_H
 #define NOISE_VEC_SQUARE_ROWS_H
 
-/* Cells this small (in samples) do not pay for sharing a cell's work. */
-#define NV_SQ2_SHARE_MIN 1.0
-/* Cells a chunk may touch on the shared path (more: the whole kernel). */
-#define NV_ROW_CELLS (NV_ROW_CHUNK / 2 + 8)
+/* Rows with more cells than this per sample take the whole kernel per
+ * lane. Up to one cell per sample, sharing the columns' work halves the
+ * hashing; at two (the highest octave of a 6-octave fbm at zoom 0) each
+ * sample still reads its own cell's two columns, the hash work of the
+ * kernel, but the row's y side is done once and the columns' arithmetic in
+ * whole vectors, which pays where a vector's cells (up to 16) are picked
+ * by in-register permutes (NV_PERM16), not by gathers. */
+#define NV_SQ2_SHARE_MAX (NV_PERM16 ? 2.0 : 1.0)
+/* Cells a chunk may touch on the shared path (more: the whole kernel): a
+ * whole chunk at one cell per sample; at more, half chunks. */
+#define NV_ROW_CELLS (NV_ROW_CHUNK + 16)
 
 /* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
  * chunk's cells are set up first, NV_W cells at a time (column hashes, then
@@ -40,12 +47,13 @@ typedef struct {
 } nv_sq2_cols;
 
 /* The chunk at c0 of a row of n samples (xs, or x0 + i * step) at
- * frequency f; share: the row's cells are large enough to share; cache:
- * also the per-vector numbers (mode and want_grad: which). */
-NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, double f, int n, const double *xs,
-                          double x0, double step, int c0, nv_sq2_cols *cc)
+ * frequency f, of at most `chunk` samples (nv_sq2_shares); share: the
+ * row's cells are large enough to share; cache: also the per-vector
+ * numbers (mode and want_grad: which). */
+NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, int chunk, double f, int n,
+                          const double *xs, double x0, double step, int c0, nv_sq2_cols *cc)
 {
-    int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
+    int m = n - c0 < chunk ? n - c0 : chunk;
     vd vf = vd_set1(f);
     cc->c0 = c0;
     cc->m = m;
@@ -116,8 +124,16 @@ NV_FN void nv_sq2_one(int mode, int want_grad, const nv_sq2_coef *cf, int c, nv_
     }
 }
 
+/* Whether a chunk's columns read their corners' table entries by loads,
+ * from byte offsets stored by the hashing pass (two passes, as
+ * nv_sq2_block), rather than through nv_value_of / nv_diamond_of: where
+ * the path reads tables, and for perlin on every path (on Zen 5's AVX-512,
+ * perlin's loads beat computing the diamond, value's do not). */
+#define NV_SQ2_COL_LOADS(mode) (NV_PTS_TABLES && (NV_TABLES || (mode) == NK_MODE_PERLIN))
+
 /* nk_*2_cell's left-hand numbers of columns 0 .. n - 1 (rounded up to
- * NV_W) from their corner hashes ca (column, j) and cb (column, j + 1):
+ * NV_W) from their corner hashes ca (column, j) and cb (column, j + 1)
+ * (NV_SQ2_COL_LOADS: their entries' byte offsets):
  * value noise: p = a + (b - a) sy and py = (b - a) dsy; perlin: p = ga0 ry
  * + gb0 sy, q = ga1 ty ry + gb1 ty1 sy, py = (gb0 - ga0) dsy, qy = (ga1 ry
  * + gb1 sy) + (gb1 ty1 - ga1 ty) dsy (ry = 1 - sy, ty1 = ty - 1), as
@@ -128,17 +144,28 @@ NV_FN void nv_sq2_columns(int mode, int want_grad, const uint32_t *ca, const uin
     vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
     vd ty1 = vd_sub(vty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), vsy);
     for (int c = 0; c < n; c += NV_W) {
-        vi ha = vi_loadu(ca + c), hb = vi_loadu(cb + c);
         if (mode == NK_MODE_VALUE) {
-            vd a = nv_value_of(ha), ba = vd_sub(nv_value_of(hb), a);
+            vd a, ba;
+            if (NV_SQ2_COL_LOADS(mode)) {
+                a = vd_table1(nl_value_table, ca + c);
+                ba = vd_sub(vd_table1(nl_value_table, cb + c), a);
+            } else {
+                a = nv_value_of(vi_loadu(ca + c));
+                ba = vd_sub(nv_value_of(vi_loadu(cb + c)), a);
+            }
             vd_storeu(cf->p + c, vd_add(a, vd_mul(ba, vsy)));
             if (want_grad)
                 vd_storeu(cf->py + c, vd_mul(ba, vdsy));
             continue;
         }
         vd ga0, ga1, gb0, gb1;
-        nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
-        nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
+        if (NV_SQ2_COL_LOADS(mode)) {
+            vd_table2(&nl_perlin2_table[0][0], ca + c, &ga0, &ga1);
+            vd_table2(&nl_perlin2_table[0][0], cb + c, &gb0, &gb1);
+        } else {
+            nv_diamond_of(vi_loadu(ca + c), NL_PERLIN2_SCALE, &ga0, &ga1);
+            nv_diamond_of(vi_loadu(cb + c), NL_PERLIN2_SCALE, &gb0, &gb1);
+        }
         vd_storeu(cf->p + c, vd_add(vd_mul(ga0, ry), vd_mul(gb0, vsy)));
         vd_storeu(cf->q + c, vd_add(vd_mul(vd_mul(ga1, vty), ry), vd_mul(vd_mul(gb1, ty1), vsy)));
         if (want_grad) {
@@ -187,9 +214,17 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
         vi col = per ? nv_wrap(vd_add(vd_set1(lo + c), vd_iota()), per) : vi_add(vi_set1((int)lo + c), vi_iota());
         vi h = nv_eat(vs, col);
         vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
-        vi_storeu(ca + c, vi2_lo(hh));
-        vi_storeu(cb + c, vi2_hi(hh));
+        if (NV_SQ2_COL_LOADS(mode)) {
+            /* the table entries' byte offsets (8 or 16 bytes an entry) */
+            vi_storeu(ca + c, vi_shl(nv_byte(vi2_lo(hh)), mode == NK_MODE_VALUE ? 3 : 4));
+            vi_storeu(cb + c, vi_shl(nv_byte(vi2_hi(hh)), mode == NK_MODE_VALUE ? 3 : 4));
+        } else {
+            vi_storeu(ca + c, vi2_lo(hh));
+            vi_storeu(cb + c, vi2_hi(hh));
+        }
     }
+    if (NV_SQ2_COL_LOADS(mode))
+        __asm__("" : "+m"(ca), "+m"(cb)); /* as nv_sq2_block: the offsets are read from memory */
     /* the cells' coefficients: first each column's left-hand numbers
      * (columns 0 .. n_cells, in whole vectors), then each cell's
      * differences of its two columns (cells 0 .. n_cells - 1, in whole
@@ -274,6 +309,47 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                     cell.b = vd_loadu(cf.b + c);
                 }
             }
+        } else if (c + NV_W <= (n_cells + NV_W - 1) / NV_W * NV_W && vi_all_below8(vi_add(idx, vi_set1(-c)))) {
+            /* cells c .. c + 7 (a few samples per cell): the eight
+             * coefficients from c on, permuted in registers (the arrays
+             * are set that far: rp, ryp and b to the last cell's vector,
+             * p, q, py and qy one column past it) */
+            vi d = vi_add(idx, vi_set1(-c));
+            cell.p = vd_perm8(cf.p + c, d);
+            cell.rp = vd_perm8(cf.rp + c, d);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = vd_perm8(cf.q + c, d);
+                cell.r = vd_perm8(cf.p + 1 + c, d);
+                cell.s = vd_perm8(cf.q + 1 + c, d);
+            }
+            if (want_grad) {
+                cell.py = vd_perm8(cf.py + c, d);
+                cell.ryp = vd_perm8(cf.ryp + c, d);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = vd_perm8(cf.qy + c, d);
+                    cell.b = vd_perm8(cf.b + c, d);
+                }
+            }
+        } else if (NV_PERM16 && c + 2 * NV_W <= (n_cells + NV_W - 1) / NV_W * NV_W &&
+                   vi_all_below16(vi_add(idx, vi_set1(-c)))) {
+            /* cells c .. c + 15 (about two cells per sample): the same
+             * from sixteen coefficients */
+            vi d = vi_add(idx, vi_set1(-c));
+            cell.p = vd_perm16(cf.p + c, d);
+            cell.rp = vd_perm16(cf.rp + c, d);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = vd_perm16(cf.q + c, d);
+                cell.r = vd_perm16(cf.p + 1 + c, d);
+                cell.s = vd_perm16(cf.q + 1 + c, d);
+            }
+            if (want_grad) {
+                cell.py = vd_perm16(cf.py + c, d);
+                cell.ryp = vd_perm16(cf.ryp + c, d);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = vd_perm16(cf.qy + c, d);
+                    cell.b = vd_perm16(cf.b + c, d);
+                }
+            }
         } else {
             cell.p = vd_gather(cf.p, idx);
             cell.rp = vd_gather(cf.rp, idx);
@@ -297,12 +373,16 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     }
 }
 
-/* Whether a row of n samples (xs, or step apart) at frequency f has cells
- * of NV_SQ2_SHARE_MIN samples or more */
-NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f)
+/* The chunk length (samples) of a row of n samples (xs, or step apart) at
+ * frequency f: NV_ROW_CHUNK, or half that where cells are smaller than a
+ * sample, so that a chunk's cells fit in NV_ROW_CELLS; *share: whether its
+ * cells are shared (at most NV_SQ2_SHARE_MAX per sample). Chunks change no
+ * number: the shared path and the kernel agree bit for bit. */
+NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f, int *share)
 {
     double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
-    return cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0;
+    *share = cells_per_sample <= NV_SQ2_SHARE_MAX;
+    return *share && cells_per_sample > 1.0 ? NV_ROW_CHUNK / 2 : NV_ROW_CHUNK;
 }
 
 /* The row's y: cell j (and whether j and j + 1 are int32), fraction ty and
@@ -322,12 +402,14 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
 {
     double f = L->freq[k], qy = y * f, ty, sy, dsy;
     uint64_t j;
-    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy), share = nv_sq2_shares(n, xs, 0, f) && j_ok;
+    int share, chunk = nv_sq2_shares(n, xs, 0, f, &share);
+    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
+    share = share && j_ok;
     nv_out o = nv_out_of(want_grad, to_float, L, k);
     nv_sq2_cols cc;
-    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+    for (int c0 = 0; c0 < n; c0 += chunk) {
         /* samples xs (x0 and step unused), into doubles (fv and fg unused) */
-        nv_sq2_cols_at(mode, want_grad, 0, share, f, n, xs, 0, 0, c0, &cc);
+        nv_sq2_cols_at(mode, want_grad, 0, share, chunk, f, n, xs, 0, 0, c0, &cc);
         nv_sq2_chunk(mode, want_grad, to_float, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, xs, 0, 0, v, g, NULL,
                      NULL);
     }
@@ -340,11 +422,11 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                        double step, double y0, float *fv, float *fg)
 {
     double f = L->freq[0];
-    int share = nv_sq2_shares(n, NULL, step, f);
+    int share, chunk = nv_sq2_shares(n, NULL, step, f, &share);
     nv_out o = nv_out_of(want_grad, 1, L, 0);
     nv_sq2_cols cc;
-    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
-        nv_sq2_cols_at(mode, want_grad, 1, share, f, n, NULL, x0, step, c0, &cc);
+    for (int c0 = 0; c0 < n; c0 += chunk) {
+        nv_sq2_cols_at(mode, want_grad, 1, share, chunk, f, n, NULL, x0, step, c0, &cc);
         for (int r = 0; r < rows; r++) {
             double qy = (y0 + (double)(row0 + r) * step) * f, ty, sy, dsy;
             uint64_t j;
