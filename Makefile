@@ -68,7 +68,7 @@ help:
 	@echo '  slowtest        idle and slow-loris clients on every slot, a normal client served'
 	@echo '  loadtest        256 connections for 60 s on loopback'
 	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http'
-	@echo '                  bench-cold bench-export bench-rest'
+	@echo '                  bench-cold bench-export bench-rest bench-graph'
 	@echo '                  (bench-noise FASTNOISE2_DIR=DIR: and FastNoise2 from that source tree)'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
@@ -291,6 +291,19 @@ BENCH_NOISE := $(BUILD)/bench/bench_noise$(if $(FASTNOISE2_DIR),_fn2)
 bench-noise: deps-bench
 	$(MAKE) --no-print-directory $(BENCH_NOISE)
 	$(BENCH_NOISE)
+
+# Field graphs against their kinds, per node and against their sources'
+# fills (bench/bench_graph.c; the graphs: bench/bench_graph_cases.h).
+$(BUILD)/bench/bench_graph: bench/bench_graph.c bench/bench_graph_cases.h bench/bench_util.h $(BUILD)/libnoise.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ bench/bench_graph.c $(BUILD)/libnoise.a -lm
+
+.PHONY: bench-graph
+bench-graph:
+	$(MAKE) --no-print-directory $(BUILD)/bench/bench_graph
+	$(BUILD)/bench/bench_graph
+
+bench: bench-graph
 
 # A grid's encodings against the bare noise_eval_grid fill of its window.
 GRID_OBJS := $(addprefix $(BUILD)/rel/server/,heights/grid.o heights/heights.o base/gzip.o heights/pngstream.o base/bytebuf.o tiles/render.o tiles/pngenc.o tiles/fastz.o base/scratch.o base/failalloc.o)

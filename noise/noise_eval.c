@@ -795,6 +795,35 @@ static void ne_field_eval(const ne_field *F, int n, const double *xs, const doub
     }
 }
 
+/* The graph evaluator's entry (noise_field.h). 3D samples are evaluated
+ * in runs of equal t (one run when every sample shares a t), each as
+ * ne_points evaluates a 3D point. */
+void ne_field_chunk(const noise_field *field, int n, const double *xs, const double *ys, double row_y,
+                    const double *ts, double *out_v, ne_grad out_g)
+{
+    if (!ts) {
+        ne_field_eval(&field->planar, n, xs, ys, row_y, out_v, out_g);
+        return;
+    }
+    ne_field F = field->solid;
+    ne_grad g;
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && memcmp(&ts[j], &ts[i], sizeof(double)) == 0)
+            j++;
+        F.t = ts[i];
+        if (i == 0 && j == n) {
+            ne_field_eval(&F, n, xs, ys, 0.0, out_v, out_g);
+            return;
+        }
+        ne_field_eval(&F, j - i, xs + i, ys + i, 0.0, out_v + i, out_g ? g : NULL);
+        if (out_g)
+            for (int c = 0; c < 3; c++)
+                memcpy(&out_g[c][i], g[c], (size_t)(j - i) * sizeof(double));
+        i = j;
+    }
+}
+
 /* ---- public ---- */
 
 static double ne_point(const ne_field *planar, const ne_field *solid, const double *p, int dims, double *grad,

@@ -138,6 +138,18 @@ struct noise_field {
     unsigned char perm[3][NE_MAX_OCTAVES][NE_PERM_SIZE];
 };
 
+/* A prepared field at n <= NE_CHUNK samples in doubles, for the graph
+ * evaluator (graph_eval.c): ts NULL: the field's own shape (2D, or 3D at
+ * the spec's t when it has one), the samples at (xs[i], ys[i]) or, with ys
+ * NULL, a row at (xs[i], row_y); ts not NULL: the 3D field at (xs[i], ys[i],
+ * ts[i]) (ys required), as noise_field_points does with 3D points. Values
+ * into out_v; out_g NULL or the plane-unit gradient (3 components when
+ * the shape is 3D). The same numbers, bit for bit, as noise_field_points
+ * (and, for rows, noise_field_grid_rows before rounding) at the same
+ * coordinates. */
+void ne_field_chunk(const noise_field *field, int n, const double *xs, const double *ys, double row_y,
+                    const double *ts, double *out_v, ne_grad out_g);
+
 /* Each path's table; NULL where the build has no such path. */
 extern const ne_base_table ne_bases_scalar;
 extern const ne_base_table *const ne_bases_avx2;
