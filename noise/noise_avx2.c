@@ -148,9 +148,6 @@ NV_FN vd vd_perm8(const double *base, vi d)
     __m256 hi = _mm256_loadu_ps((const float *)(const void *)(base + 4));
     return (vd){ nv_perm8_half(lo, hi, _mm256_castsi256_si128(d)), nv_perm8_half(lo, hi, _mm256_extracti128_si256(d, 1)) };
 }
-/* no vd_perm16: from four registers it costs more than the gathers */
-#define NV_PERM16 0
-NV_FN vd vd_perm16(const double *base, vi d) { return vd_gather(base, d); }
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v)
 {

@@ -68,13 +68,6 @@ NV_FN vd vd_perm8(const double *base, vi d)
 {
     return _mm512_permutexvar_pd(_mm512_cvtepu32_epi64(d), _mm512_loadu_pd(base));
 }
-/* lane l = base[d[l]] for d[l] in [0, 16): from sixteen doubles in two
- * registers (vpermt2pd) */
-#define NV_PERM16 1
-NV_FN vd vd_perm16(const double *base, vi d)
-{
-    return _mm512_permutex2var_pd(_mm512_loadu_pd(base), _mm512_cvtepu32_epi64(d), _mm512_loadu_pd(base + 8));
-}
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
 NV_FN void vd_store_f2(float *p, vd a, vd b)

@@ -9,19 +9,19 @@
 #ifndef NOISE_VEC_SQUARE_ROWS_H
 #define NOISE_VEC_SQUARE_ROWS_H
 
-/* Rows with more cells than this per sample take the whole kernel per
- * lane. Up to one cell per sample, sharing the columns' work halves the
- * hashing; at two (the highest octave of a 6-octave fbm at zoom 0) each
- * sample still reads its own cell's two columns, the hash work of the
- * kernel, but the row's y side is done once and the columns' arithmetic in
- * whole vectors, which pays where a vector's cells (up to 16) are picked
- * by in-register permutes (NV_PERM16), not by gathers. */
-#define NV_SQ2_SHARE_MAX (NV_PERM16 ? 2.0 : 1.0)
-/* Cells a chunk may touch on the shared path (more: the whole kernel): a
- * whole chunk at one cell per sample; at more, half chunks. */
+/* Rows with more cells than this per sample take the whole kernel (by
+ * nv_sq2_block_q's two passes). Up to one cell per sample, sharing the
+ * columns' work halves the hashing; at two (the highest octave of a
+ * 6-octave fbm at zoom 0) each sample reads its own cell's two columns
+ * and no others: on Zen 5's AVX-512, 1-octave perlin at two cells per
+ * sample took 2.1 ns a sample shared (the cells picked by vpermt2pd from
+ * sixteen) and 1.7 by the blocks. */
+#define NV_SQ2_SHARE_MAX 1.0
+/* Cells a chunk may touch on the shared path (more: the whole kernel):
+ * a whole chunk at one cell per sample. */
 #define NV_ROW_CELLS (NV_ROW_CHUNK + 16)
 
-/* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
+/* ne_sq2_row's twin. Where cells are NV_SQ2_SHARE_MAX per sample or fewer, the
  * chunk's cells are set up first, NV_W cells at a time (column hashes, then
  * each cell's blend coefficients, as nk_*2_cell), and each sample vector
  * takes its cells' coefficients (one broadcast when the lanes share a cell,
@@ -47,13 +47,12 @@ typedef struct {
 } nv_sq2_cols;
 
 /* The chunk at c0 of a row of n samples (xs, or x0 + i * step) at
- * frequency f, of at most `chunk` samples (nv_sq2_shares); share: the
- * row's cells are large enough to share; cache: also the per-vector
- * numbers (mode and want_grad: which). */
-NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, int chunk, double f, int n,
-                          const double *xs, double x0, double step, int c0, nv_sq2_cols *cc)
+ * frequency f; share: the row's cells are large enough to share; cache:
+ * also the per-vector numbers (mode and want_grad: which). */
+NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, double f, int n, const double *xs,
+                          double x0, double step, int c0, nv_sq2_cols *cc)
 {
-    int m = n - c0 < chunk ? n - c0 : chunk;
+    int m = n - c0 < NV_ROW_CHUNK ? n - c0 : NV_ROW_CHUNK;
     vd vf = vd_set1(f);
     cc->c0 = c0;
     cc->m = m;
@@ -187,7 +186,23 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     vd vqy = vd_set1(qy);
     if (!cc->share || !j_ok) {
         vd vf = vd_set1(L->freq[k]);
-        for (int i = 0; i < m; i += NV_W) {
+        int i = 0;
+#if NV_PTS_TABLES
+        /* NV_PB vectors at a time by the batch block's two passes (the
+         * corners' entries read by loads) */
+        for (; i + NV_PB * NV_W <= m; i += NV_PB * NV_W) {
+            vd X[NV_PB], Y[NV_PB], val[NV_PB], g0[NV_PB], g1[NV_PB];
+            for (int b = 0; b < NV_PB; b++) {
+                X[b] = vd_mul(nv_row_x(xs, x0, step, c0 + i + b * NV_W, n), vf);
+                Y[b] = vqy;
+                g0[b] = g1[b] = vd_zero();
+            }
+            nv_sq2_block_q(mode, want_grad, 0, L, k, X, Y, val, g0, g1);
+            for (int b = 0; b < NV_PB; b++)
+                nv_emit_o(want_grad, to_float, o, c0 + i + b * NV_W, NV_W, val[b], g0[b], g1[b], v, g, fv, fg);
+        }
+#endif
+        for (; i < m; i += NV_W) {
             vd val, g0 = vd_zero(), g1 = vd_zero();
             nv_eval2(NV_SQ2, mode, want_grad, seed, per, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
                      &g0, &g1);
@@ -330,26 +345,6 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                     cell.b = vd_perm8(cf.b + c, d);
                 }
             }
-        } else if (NV_PERM16 && c + 2 * NV_W <= (n_cells + NV_W - 1) / NV_W * NV_W &&
-                   vi_all_below16(vi_add(idx, vi_set1(-c)))) {
-            /* cells c .. c + 15 (about two cells per sample): the same
-             * from sixteen coefficients */
-            vi d = vi_add(idx, vi_set1(-c));
-            cell.p = vd_perm16(cf.p + c, d);
-            cell.rp = vd_perm16(cf.rp + c, d);
-            if (mode == NK_MODE_PERLIN) {
-                cell.q = vd_perm16(cf.q + c, d);
-                cell.r = vd_perm16(cf.p + 1 + c, d);
-                cell.s = vd_perm16(cf.q + 1 + c, d);
-            }
-            if (want_grad) {
-                cell.py = vd_perm16(cf.py + c, d);
-                cell.ryp = vd_perm16(cf.ryp + c, d);
-                if (mode == NK_MODE_PERLIN) {
-                    cell.qy = vd_perm16(cf.qy + c, d);
-                    cell.b = vd_perm16(cf.b + c, d);
-                }
-            }
         } else {
             cell.p = vd_gather(cf.p, idx);
             cell.rp = vd_gather(cf.rp, idx);
@@ -373,16 +368,12 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     }
 }
 
-/* The chunk length (samples) of a row of n samples (xs, or step apart) at
- * frequency f: NV_ROW_CHUNK, or half that where cells are smaller than a
- * sample, so that a chunk's cells fit in NV_ROW_CELLS; *share: whether its
- * cells are shared (at most NV_SQ2_SHARE_MAX per sample). Chunks change no
- * number: the shared path and the kernel agree bit for bit. */
-NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f, int *share)
+/* Whether a row of n samples (xs, or step apart) at frequency f has at
+ * most NV_SQ2_SHARE_MAX cells per sample (its cells are shared) */
+NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f)
 {
     double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
-    *share = cells_per_sample <= NV_SQ2_SHARE_MAX;
-    return *share && cells_per_sample > 1.0 ? NV_ROW_CHUNK / 2 : NV_ROW_CHUNK;
+    return cells_per_sample <= NV_SQ2_SHARE_MAX;
 }
 
 /* The row's y: cell j (and whether j and j + 1 are int32), fraction ty and
@@ -402,14 +393,12 @@ NV_FN void nv_sq2_row(int mode, int want_grad, int to_float, const ne_layer *L, 
 {
     double f = L->freq[k], qy = y * f, ty, sy, dsy;
     uint64_t j;
-    int share, chunk = nv_sq2_shares(n, xs, 0, f, &share);
-    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
-    share = share && j_ok;
+    int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy), share = nv_sq2_shares(n, xs, 0, f) && j_ok;
     nv_out o = nv_out_of(want_grad, to_float, L, k);
     nv_sq2_cols cc;
-    for (int c0 = 0; c0 < n; c0 += chunk) {
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
         /* samples xs (x0 and step unused), into doubles (fv and fg unused) */
-        nv_sq2_cols_at(mode, want_grad, 0, share, chunk, f, n, xs, 0, 0, c0, &cc);
+        nv_sq2_cols_at(mode, want_grad, 0, share, f, n, xs, 0, 0, c0, &cc);
         nv_sq2_chunk(mode, want_grad, to_float, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, n, xs, 0, 0, v, g, NULL,
                      NULL);
     }
@@ -422,11 +411,11 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                        double step, double y0, float *fv, float *fg)
 {
     double f = L->freq[0];
-    int share, chunk = nv_sq2_shares(n, NULL, step, f, &share);
+    int share = nv_sq2_shares(n, NULL, step, f);
     nv_out o = nv_out_of(want_grad, 1, L, 0);
     nv_sq2_cols cc;
-    for (int c0 = 0; c0 < n; c0 += chunk) {
-        nv_sq2_cols_at(mode, want_grad, 1, share, chunk, f, n, NULL, x0, step, c0, &cc);
+    for (int c0 = 0; c0 < n; c0 += NV_ROW_CHUNK) {
+        nv_sq2_cols_at(mode, want_grad, 1, share, f, n, NULL, x0, step, c0, &cc);
         for (int r = 0; r < rows; r++) {
             double qy = (y0 + (double)(row0 + r) * step) * f, ty, sy, dsy;
             uint64_t j;
