@@ -279,7 +279,7 @@ fastnoise2-lib:
 
 FN2_INC := -I$(FASTNOISE2_DIR)/include -I$(FASTSIMD_DIR)/include -I$(FN2_BUILD)/src/fastsimd/FastSIMD_FastNoise/include \
   $(if $(wildcard $(FASTSIMD_DIR)/CMakeLists.txt),,-I$(FN2_BUILD)/_deps/fastsimd-src/include)
-$(BUILD)/bench/bench_noise_fn2: bench/bench_noise.c bench/bench_noise_libnoise.cpp bench/bench_fastnoise2.cpp bench/bench_fastnoise2.h $(BUILD)/libnoise.a $(BUILD)/bench/today.o fastnoise2-lib
+$(BUILD)/bench/bench_noise_fn2: bench/bench_noise.c bench/bench_noise_libnoise.cpp bench/bench_fastnoise2.cpp bench/bench_fastnoise2.h bench/bench_graph_cases.h $(BUILD)/libnoise.a $(BUILD)/bench/today.o fastnoise2-lib
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -DBENCH_FASTNOISE2 -c bench/bench_noise.c -o $@.o
 	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o

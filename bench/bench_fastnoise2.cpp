@@ -70,6 +70,71 @@ FastNoise::SmartNode<> fbm(FastNoise::SmartNode<> src, int octaves, FastSIMD::Fe
     return f;
 }
 
+// simplex at our frequency f: FastNoise2's feature scale sqrt(3) / f
+FastNoise::SmartNode<> simplex_at(float f, FastSIMD::FeatureSet fs)
+{
+    auto n = FastNoise::New<FastNoise::Simplex>(fs);
+    if (n)
+        n->SetScale(std::sqrt(3.0f) / f);
+    return n;
+}
+
+// v * k
+FastNoise::SmartNode<> times(FastNoise::SmartNode<> v, float k, FastSIMD::FeatureSet fs)
+{
+    auto m = FastNoise::New<FastNoise::Multiply>(fs);
+    if (!m || !v)
+        return {};
+    m->SetLHS(v);
+    m->SetRHS(k);
+    return m;
+}
+
+// the graphs of bench_graph_cases.h
+FastNoise::SmartNode<> graph(int shape, FastSIMD::FeatureSet fs)
+{
+    if (shape == BENCH_FN2_G_FBM6)
+        return fbm(base(BENCH_FN2_PERLIN, fs), 6, fs);
+    if (shape == BENCH_FN2_G_CONTINENTS) {
+        auto remap = FastNoise::New<FastNoise::Remap>(fs);
+        auto ridged = FastNoise::New<FastNoise::FractalRidged>(fs);
+        auto mul = FastNoise::New<FastNoise::Multiply>(fs);
+        auto continents = fbm(simplex_at(0.25f, fs), 5, fs), perlin = base(BENCH_FN2_PERLIN, fs);
+        if (!remap || !ridged || !mul || !continents || !perlin)
+            return {};
+        remap->SetSource(continents);
+        remap->SetFromMin(-1.0f);
+        remap->SetFromMax(1.0f);
+        remap->SetToMin(0.0f);
+        remap->SetToMax(1.0f);
+        ridged->SetSource(perlin);
+        ridged->SetOctaveCount(4);
+        ridged->SetGain(0.5f);
+        ridged->SetLacunarity(2.0f);
+        mul->SetLHS(remap);
+        mul->SetRHS(ridged);
+        return mul;
+    }
+    if (shape == BENCH_FN2_G_WARP) {
+        auto off = FastNoise::New<FastNoise::DomainOffset>(fs);
+        auto seed1 = FastNoise::New<FastNoise::SeedOffset>(fs);
+        auto wx = times(simplex_at(0.5f, fs), 0.5f, fs), perlin = base(BENCH_FN2_PERLIN, fs);
+        auto sy = simplex_at(0.5f, fs);
+        if (!off || !seed1 || !wx || !perlin || !sy)
+            return {};
+        seed1->SetSource(sy);
+        seed1->SetOffset(1);
+        auto wy = times(seed1, 0.5f, fs);
+        if (!wy)
+            return {};
+        off->SetSource(perlin);
+        off->SetOffset<FastNoise::Dim::X>(wx);
+        off->SetOffset<FastNoise::Dim::Y>(wy);
+        return off;
+    }
+    return {};
+}
+
 } // namespace
 
 extern "C" void *bench_fn2_new(int shape, int avx512)
@@ -78,6 +143,8 @@ extern "C" void *bench_fn2_new(int shape, int avx512)
     FastNoise::SmartNode<> n;
     if (shape == BENCH_FN2_FBM_PERLIN || shape == BENCH_FN2_FBM_SIMPLEX)
         n = fbm(base(shape, fs), 6, fs);
+    else if (shape >= BENCH_FN2_G_FBM6)
+        n = graph(shape, fs);
     else
         n = base(shape, fs);
     if (!n || n->GetActiveFeatureSet() != fs)

@@ -14,6 +14,11 @@ enum {
     BENCH_FN2_FBM_PERLIN,  /* FractalFBm of 6 octaves over Perlin */
     BENCH_FN2_FBM_SIMPLEX, /* FractalFBm of 6 octaves over Simplex */
     BENCH_FN2_CELLULAR,    /* CellularDistance, euclidean, F1 */
+    /* the graphs of bench/bench_graph_cases.h, as node trees of the same
+     * shape (the file that uses these includes that header) */
+    BENCH_FN2_G_FBM6,       /* FractalFBm, 6 octaves, over Perlin */
+    BENCH_FN2_G_CONTINENTS, /* Multiply(Remap(FractalFBm 5 over Simplex at 0.25), FractalRidged 4 over Perlin) */
+    BENCH_FN2_G_WARP,       /* DomainOffset of Perlin by 0.5 x Simplex at 0.5 (seed offsets 0 and 1) */
     BENCH_FN2_SHAPES
 };
 

@@ -36,8 +36,10 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef BENCH_FASTNOISE2
 #include "bench_fastnoise2.h"
+#ifdef BENCH_FASTNOISE2
+#include "bench_graph_cases.h"
+#include "noise_graph.h"
 #endif
 
 #define W 256
@@ -194,21 +196,28 @@ typedef struct {
     double step;    /* 1/16: ~16 samples per cell; 1: one */
     int with_grads; /* ours with gradients, FastNoise2's values only */
     int shape;      /* BENCH_FN2_* */
+    int graph;      /* >= 0: ours is bench_graph_cases[graph] (kind and octaves unused) */
 } fn2_case;
 
 static const fn2_case fn2_cases[] = {
-    { "perlin, 1 octave, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 0, 0 },
-    { "perlin, 1 octave, 1 per cell", NOISE_PERLIN, 1, 1.0, 0, 0 },
-    { "value, 1 octave, 16 per cell", NOISE_VALUE, 1, 1.0 / 16, 0, 1 },
-    { "value, 1 octave, 1 per cell", NOISE_VALUE, 1, 1.0, 0, 1 },
-    { "simplex, 1 octave, 16 per cell", NOISE_SIMPLEX, 1, 1.0 / 16, 0, 2 },
-    { "simplex, 1 octave, 1 per cell", NOISE_SIMPLEX, 1, 1.0, 0, 2 },
-    { "perlin fBm, 6 octaves (zoom 0)", NOISE_PERLIN, 6, 1.0 / 16, 0, 3 },
-    { "simplex fBm, 6 octaves (zoom 0)", NOISE_SIMPLEX, 6, 1.0 / 16, 0, 4 },
-    { "cellular F1, 16 per cell (*)", NOISE_CELLULAR, 1, 1.0 / 16, 0, 5 },
-    { "cellular F1, 1 per cell (*)", NOISE_CELLULAR, 1, 1.0, 0, 5 },
-    { "perlin + gradients vs its values, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 1, 0 },
-    { "perlin + gradients vs its values, 1 per cell", NOISE_PERLIN, 1, 1.0, 1, 0 },
+    { "perlin, 1 octave, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_PERLIN, -1 },
+    { "perlin, 1 octave, 1 per cell", NOISE_PERLIN, 1, 1.0, 0, BENCH_FN2_PERLIN, -1 },
+    { "value, 1 octave, 16 per cell", NOISE_VALUE, 1, 1.0 / 16, 0, BENCH_FN2_VALUE, -1 },
+    { "value, 1 octave, 1 per cell", NOISE_VALUE, 1, 1.0, 0, BENCH_FN2_VALUE, -1 },
+    { "simplex, 1 octave, 16 per cell", NOISE_SIMPLEX, 1, 1.0 / 16, 0, BENCH_FN2_SIMPLEX, -1 },
+    { "simplex, 1 octave, 1 per cell", NOISE_SIMPLEX, 1, 1.0, 0, BENCH_FN2_SIMPLEX, -1 },
+    { "perlin fBm, 6 octaves (zoom 0)", NOISE_PERLIN, 6, 1.0 / 16, 0, BENCH_FN2_FBM_PERLIN, -1 },
+    { "simplex fBm, 6 octaves (zoom 0)", NOISE_SIMPLEX, 6, 1.0 / 16, 0, BENCH_FN2_FBM_SIMPLEX, -1 },
+    { "cellular F1, 16 per cell (*)", NOISE_CELLULAR, 1, 1.0 / 16, 0, BENCH_FN2_CELLULAR, -1 },
+    { "cellular F1, 1 per cell (*)", NOISE_CELLULAR, 1, 1.0, 0, BENCH_FN2_CELLULAR, -1 },
+    { "perlin + gradients vs its values, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 1, BENCH_FN2_PERLIN, -1 },
+    { "perlin + gradients vs its values, 1 per cell", NOISE_PERLIN, 1, 1.0, 1, BENCH_FN2_PERLIN, -1 },
+    /* issue 28: the graphs of bench_graph_cases.h (our graph evaluator,
+     * noise_graph_field_grid_rows) against FastNoise2's node trees of the
+     * same shape (bench_fastnoise2.cpp); BENCH_FN2_G_* follow its order */
+    { "graph fbm6: fractal fbm 6 over perlin", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_FBM6, 0 },
+    { "graph continents: remap(simplex fbm 5) x ridged 4 over perlin", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_CONTINENTS, 1 },
+    { "graph warp: perlin warped by 2 simplex", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_WARP, 2 },
 };
 enum { FN2_N = sizeof fn2_cases / sizeof fn2_cases[0] };
 
@@ -218,12 +227,15 @@ static float fn2_vals[FN2_W * FN2_W], fn2_grads[2 * FN2_W * FN2_W];
 /* one fill of case i on path p (0: AVX-512, 1: AVX2) by side s (0: ours,
  * 1: FastNoise2) */
 static noise_field *fn2_ours[FN2_N][2];
+static noise_graph_field *fn2_graph[FN2_N][2];
 static void *fn2_peer[FN2_N][2];
 
 static void fn2_fill(int i, int p, int s)
 {
     const fn2_case *c = &fn2_cases[i];
-    if (s == 0)
+    if (s == 0 && c->graph >= 0)
+        noise_graph_field_grid_rows(fn2_graph[i][p], X0, Y0, c->step, FN2_W, 0, FN2_W, fn2_vals, NULL);
+    else if (s == 0)
         noise_field_grid(fn2_ours[i][p], X0, Y0, c->step, FN2_W, FN2_W, fn2_vals, c->with_grads ? fn2_grads : NULL);
     else
         bench_fn2_fill(fn2_peer[i][p], X0, Y0, c->step, FN2_W, FN2_W, fn2_vals);
@@ -259,6 +271,16 @@ static void fastnoise2_table(void)
             noise_spec_default(&sp, fn2_cases[i].kind, 1);
             sp.octaves = fn2_cases[i].octaves;
             fn2_ours[i][p] = noise_field_create(&sp);
+            if (fn2_cases[i].graph >= 0) {
+                const char *json = bench_graph_cases[fn2_cases[i].graph].json;
+                noise_graph *g = noise_graph_parse_json(json, strlen(json), NULL);
+                fn2_graph[i][p] = g ? noise_graph_prepare(g, BENCH_GRAPH_SEED, NULL) : NULL;
+                noise_graph_destroy(g);
+                if (!fn2_graph[i][p]) {
+                    fprintf(stderr, "bench_noise: graph %s did not prepare\n", bench_graph_cases[fn2_cases[i].graph].name);
+                    exit(1);
+                }
+            }
             fn2_peer[i][p] = bench_fn2_new(fn2_cases[i].shape, p == 0);
             if (!fn2_ours[i][p] || !fn2_peer[i][p])
                 have[p] = 0;
@@ -319,6 +341,7 @@ static void fastnoise2_table(void)
     for (int i = 0; i < FN2_N; i++)
         for (int p = 0; p < 2; p++) {
             noise_field_destroy(fn2_ours[i][p]);
+            noise_graph_field_destroy(fn2_graph[i][p]);
             if (fn2_peer[i][p])
                 bench_fn2_free(fn2_peer[i][p]);
         }
