@@ -69,6 +69,7 @@ help:
 	@echo '  loadtest        256 connections for 60 s on loopback'
 	@echo '  bench           bench-tiles bench-noise bench-grid bench-grid-http bench-http'
 	@echo '                  bench-cold bench-export bench-rest bench-graph'
+	@echo '                  (bench-noise FASTNOISE2_DIR=DIR: and FastNoise2 from that source tree)'
 	@echo '  deploytest      the deploy/ setups (nginx cache) checked on loopback'
 	@echo '  image-test      build and check the container image with buildah (root)'
 	@echo '  fresh-test      make run and make test in a clean Debian 12 container (root, minutes)'
@@ -254,10 +255,45 @@ $(BUILD)/bench/bench_noise: bench/bench_noise.c bench/bench_noise_libnoise.cpp $
 	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
 	$(CXX) -o $@ $@.o $@-libnoise.o $(BUILD)/bench/today.o $(BUILD)/libnoise.a -lnoise -lm
 
+# FastNoise2 as a peer (its own table, last): FASTNOISE2_DIR names a
+# FastNoise2 1.1.1 source tree (e.g. `git clone -b v1.1.1
+# https://github.com/Auburn/FastNoise2`), FASTSIMD_DIR the FastSIMD commit it
+# pins (default: FastSIMD beside it, $(FASTNOISE2_DIR)/../FastSIMD; if there
+# is none, FastNoise2's CMake fetches it). It is built with its own release
+# flags under $(BUILD)/fastnoise2, never in its sources, and linked into
+# $(BUILD)/bench/bench_noise_fn2 (bench/bench_fastnoise2.cpp). Without
+# FASTNOISE2_DIR the table says how to add it. To point at another tree:
+# rm -rf $(BUILD)/fastnoise2.
+FASTNOISE2_DIR ?=
+FASTSIMD_DIR   ?= $(if $(FASTNOISE2_DIR),$(abspath $(FASTNOISE2_DIR)/../FastSIMD))
+FN2_BUILD := $(BUILD)/fastnoise2
+FN2_LIB   := $(FN2_BUILD)/Release/lib/libFastNoise.a
+FN2_CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DFASTNOISE2_TOOLS=OFF \
+  -DFASTNOISE2_TESTS=OFF -DFASTNOISE2_UTILITY=OFF -DFASTSIMD_TESTS=OFF -DFASTSIMD_EXAMPLES=OFF \
+  $(if $(wildcard $(FASTSIMD_DIR)/CMakeLists.txt),-DCPM_FastSIMD_SOURCE=$(abspath $(FASTSIMD_DIR)) \
+  -DCPM_USE_LOCAL_PACKAGES=OFF -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
+
+.PHONY: fastnoise2-lib
+fastnoise2-lib:
+	@test -f "$(FASTNOISE2_DIR)/CMakeLists.txt" || { echo "FASTNOISE2_DIR=$(FASTNOISE2_DIR): no FastNoise2 source tree there"; exit 1; }
+	@command -v cmake >/dev/null || { echo "bench-noise: FastNoise2 needs cmake (scripts/deps.sh bench)"; exit 1; }
+	$(Q)test -f $(FN2_BUILD)/CMakeCache.txt || cmake -S "$(abspath $(FASTNOISE2_DIR))" -B $(FN2_BUILD) $(FN2_CMAKE_FLAGS) >/dev/null
+	$(Q)cmake --build $(FN2_BUILD) -j2 --target FastNoise >/dev/null
+
+FN2_INC := -I$(FASTNOISE2_DIR)/include -I$(FASTSIMD_DIR)/include -I$(FN2_BUILD)/src/fastsimd/FastSIMD_FastNoise/include \
+  $(if $(wildcard $(FASTSIMD_DIR)/CMakeLists.txt),,-I$(FN2_BUILD)/_deps/fastsimd-src/include)
+$(BUILD)/bench/bench_noise_fn2: bench/bench_noise.c bench/bench_noise_libnoise.cpp bench/bench_fastnoise2.cpp bench/bench_fastnoise2.h bench/bench_graph_cases.h $(BUILD)/libnoise.a $(BUILD)/bench/today.o fastnoise2-lib
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $(OPT) -DBENCH_FASTNOISE2 -c bench/bench_noise.c -o $@.o
+	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
+	$(CXX) -std=c++17 $(OPT) -Wall -Wextra -Werror $(FN2_INC) -c bench/bench_fastnoise2.cpp -o $@-fn2.o
+	$(CXX) -o $@ $@.o $@-libnoise.o $@-fn2.o $(BUILD)/bench/today.o $(BUILD)/libnoise.a $(FN2_LIB) -lnoise -lm
+
+BENCH_NOISE := $(BUILD)/bench/bench_noise$(if $(FASTNOISE2_DIR),_fn2)
 .PHONY: bench-noise
 bench-noise: deps-bench
-	$(MAKE) --no-print-directory $(BUILD)/bench/bench_noise
-	$(BUILD)/bench/bench_noise
+	$(MAKE) --no-print-directory $(BENCH_NOISE)
+	$(BENCH_NOISE)
 
 # Field graphs against their kinds, per node and against their sources'
 # fills (bench/bench_graph.c; the graphs: bench/bench_graph_cases.h).

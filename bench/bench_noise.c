@@ -19,6 +19,12 @@
  * alike), filling the tile enough times to take about 10 ms of this
  * thread's CPU time (CLOCK_THREAD_CPUTIME_ID: time spent descheduled on a
  * busy machine is not counted). Run with `make bench-noise`.
+ *
+ * Last, against FastNoise2 (bench_fastnoise2.cpp, built in when `make
+ * bench-noise FASTNOISE2_DIR=...` names its source tree): the same grids at
+ * about 16 samples per cell and at 1, our prepared field against its node
+ * tree, on the AVX-512 and the AVX2 path of each, interleaved, ratio = its
+ * time / ours. `bench_noise --fastnoise2` prints that table alone.
  */
 #define STB_PERLIN_IMPLEMENTATION
 #include <stb/stb_perlin.h>
@@ -29,6 +35,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "bench_fastnoise2.h"
+#ifdef BENCH_FASTNOISE2
+#include "bench_graph_cases.h"
+#include "noise_graph.h"
+#endif
 
 #define W 256
 #define REPS 9
@@ -172,8 +184,177 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
-int main(void)
+/* ---- against FastNoise2 ---- */
+
+#define FN2_REPS 11
+#define FN2_W 256
+
+typedef struct {
+    const char *name;
+    noise_kind kind;
+    int octaves;
+    double step;    /* 1/16: ~16 samples per cell; 1: one */
+    int with_grads; /* ours with gradients, FastNoise2's values only */
+    int shape;      /* BENCH_FN2_* */
+    int graph;      /* >= 0: ours is bench_graph_cases[graph] (kind and octaves unused) */
+} fn2_case;
+
+static const fn2_case fn2_cases[] = {
+    { "perlin, 1 octave, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_PERLIN, -1 },
+    { "perlin, 1 octave, 1 per cell", NOISE_PERLIN, 1, 1.0, 0, BENCH_FN2_PERLIN, -1 },
+    { "value, 1 octave, 16 per cell", NOISE_VALUE, 1, 1.0 / 16, 0, BENCH_FN2_VALUE, -1 },
+    { "value, 1 octave, 1 per cell", NOISE_VALUE, 1, 1.0, 0, BENCH_FN2_VALUE, -1 },
+    { "simplex, 1 octave, 16 per cell", NOISE_SIMPLEX, 1, 1.0 / 16, 0, BENCH_FN2_SIMPLEX, -1 },
+    { "simplex, 1 octave, 1 per cell", NOISE_SIMPLEX, 1, 1.0, 0, BENCH_FN2_SIMPLEX, -1 },
+    { "perlin fBm, 6 octaves (zoom 0)", NOISE_PERLIN, 6, 1.0 / 16, 0, BENCH_FN2_FBM_PERLIN, -1 },
+    { "simplex fBm, 6 octaves (zoom 0)", NOISE_SIMPLEX, 6, 1.0 / 16, 0, BENCH_FN2_FBM_SIMPLEX, -1 },
+    { "cellular F1, 16 per cell (*)", NOISE_CELLULAR, 1, 1.0 / 16, 0, BENCH_FN2_CELLULAR, -1 },
+    { "cellular F1, 1 per cell (*)", NOISE_CELLULAR, 1, 1.0, 0, BENCH_FN2_CELLULAR, -1 },
+    { "perlin + gradients vs its values, 16 per cell", NOISE_PERLIN, 1, 1.0 / 16, 1, BENCH_FN2_PERLIN, -1 },
+    { "perlin + gradients vs its values, 1 per cell", NOISE_PERLIN, 1, 1.0, 1, BENCH_FN2_PERLIN, -1 },
+    /* issue 28: the graphs of bench_graph_cases.h (our graph evaluator,
+     * noise_graph_field_grid_rows) against FastNoise2's node trees of the
+     * same shape (bench_fastnoise2.cpp); BENCH_FN2_G_* follow its order */
+    { "graph fbm6: fractal fbm 6 over perlin", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_FBM6, 0 },
+    { "graph continents: remap(simplex fbm 5) x ridged 4 over perlin", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_CONTINENTS, 1 },
+    { "graph warp: perlin warped by 2 simplex", NOISE_PERLIN, 1, 1.0 / 16, 0, BENCH_FN2_G_WARP, 2 },
+};
+enum { FN2_N = sizeof fn2_cases / sizeof fn2_cases[0] };
+
+#ifdef BENCH_FASTNOISE2
+static float fn2_vals[FN2_W * FN2_W], fn2_grads[2 * FN2_W * FN2_W];
+
+/* one fill of case i on path p (0: AVX-512, 1: AVX2) by side s (0: ours,
+ * 1: FastNoise2) */
+static noise_field *fn2_ours[FN2_N][2];
+static noise_graph_field *fn2_graph[FN2_N][2];
+static void *fn2_peer[FN2_N][2];
+
+static void fn2_fill(int i, int p, int s)
 {
+    const fn2_case *c = &fn2_cases[i];
+    if (s == 0 && c->graph >= 0)
+        noise_graph_field_grid_rows(fn2_graph[i][p], X0, Y0, c->step, FN2_W, 0, FN2_W, fn2_vals, NULL);
+    else if (s == 0)
+        noise_field_grid(fn2_ours[i][p], X0, Y0, c->step, FN2_W, FN2_W, fn2_vals, c->with_grads ? fn2_grads : NULL);
+    else
+        bench_fn2_fill(fn2_peer[i][p], X0, Y0, c->step, FN2_W, FN2_W, fn2_vals);
+    sink = fn2_vals[FN2_W * FN2_W / 2];
+}
+
+static double fn2_time(int i, int p, int s, int n)
+{
+    double a = now_ns();
+    for (int k = 0; k < n; k++)
+        fn2_fill(i, p, s);
+    return (now_ns() - a) / ((double)n * FN2_W * FN2_W);
+}
+#endif
+
+/* The table against FastNoise2, or the line saying how to get it. */
+static void fastnoise2_table(void)
+{
+#ifndef BENCH_FASTNOISE2
+    printf("\nFastNoise2: not built in. `make bench-noise FASTNOISE2_DIR=/path/to/FastNoise2` (a FastNoise2 1.1.1 "
+           "source tree, e.g. a clone of its tag v1.1.1, with the FastSIMD it pins beside it as ../FastSIMD, or "
+           "FASTSIMD_DIR=...) builds it under build/fastnoise2 and adds it here.\n");
+#else
+    static const noise_simd paths[2] = { NOISE_SIMD_AVX512, NOISE_SIMD_AVX2 };
+    static const char *const pname[2] = { "AVX-512", "AVX2" };
+    int have[2];
+    noise_simd was = noise_simd_active();
+    for (int p = 0; p < 2; p++) {
+        have[p] = noise_simd_supported(paths[p]);
+        for (int i = 0; i < FN2_N && have[p]; i++) {
+            noise_simd_set(paths[p]);
+            noise_spec sp;
+            noise_spec_default(&sp, fn2_cases[i].kind, 1);
+            sp.octaves = fn2_cases[i].octaves;
+            fn2_ours[i][p] = noise_field_create(&sp);
+            if (fn2_cases[i].graph >= 0) {
+                const char *json = bench_graph_cases[fn2_cases[i].graph].json;
+                noise_graph *g = noise_graph_parse_json(json, strlen(json), NULL);
+                fn2_graph[i][p] = g ? noise_graph_prepare(g, BENCH_GRAPH_SEED, NULL) : NULL;
+                noise_graph_destroy(g);
+                if (!fn2_graph[i][p]) {
+                    fprintf(stderr, "bench_noise: graph %s did not prepare\n", bench_graph_cases[fn2_cases[i].graph].name);
+                    exit(1);
+                }
+            }
+            fn2_peer[i][p] = bench_fn2_new(fn2_cases[i].shape, p == 0);
+            if (!fn2_ours[i][p] || !fn2_peer[i][p])
+                have[p] = 0;
+        }
+    }
+    static int reps_n[FN2_N][2][2];
+    static double per[FN2_N][2][2][FN2_REPS];
+    for (int i = 0; i < FN2_N; i++)
+        for (int p = 0; p < 2; p++)
+            for (int s = 0; s < 2 && have[p]; s++) {
+                double t0 = now_ns();
+                int n = 0;
+                do {
+                    fn2_fill(i, p, s);
+                    n++;
+                } while (now_ns() - t0 < 10e6);
+                reps_n[i][p][s] = n;
+            }
+    for (int r = 0; r < FN2_REPS; r++)
+        for (int i = 0; i < FN2_N; i++)
+            for (int p = 0; p < 2; p++)
+                for (int k = 0; k < 2 && have[p]; k++) {
+                    int s = (r + i) % 2 ? 1 - k : k; /* which side goes first alternates */
+                    per[i][p][s][r] = fn2_time(i, p, s, reps_n[i][p][s]);
+                }
+    printf("\nAgainst FastNoise2 1.1.1 (float, its own release flags), %d x %d grids at (%.5f, %.5f), step 1/16 "
+           "(~16 samples per cell) or 1 (~1 per cell), seed 1, frequency 1 (its simplex: 1/sqrt(3)); our prepared "
+           "field (noise_field_grid) against its node tree (GenUniformGrid2D); ns per sample, median of %d "
+           "repetitions, all interleaved, thread CPU time; ratio = its time / ours (above 1: noisetile is faster)\n\n",
+           FN2_W, FN2_W, X0, Y0, FN2_REPS);
+    printf("| case |");
+    for (int p = 0; p < 2; p++)
+        if (have[p])
+            printf(" ours %s | FastNoise2 %s | ratio %s |", pname[p], pname[p], pname[p]);
+    printf("\n|---|");
+    for (int p = 0; p < 2; p++)
+        if (have[p])
+            printf("---:|---:|---:|");
+    printf("\n");
+    for (int i = 0; i < FN2_N; i++) {
+        printf("| %s |", fn2_cases[i].name);
+        for (int p = 0; p < 2; p++) {
+            if (!have[p])
+                continue;
+            double m[2];
+            for (int s = 0; s < 2; s++)
+                m[s] = median(per[i][p][s], FN2_REPS);
+            printf(" %.2f | %.2f | %.2fx |", m[0], m[1], m[1] / m[0]);
+        }
+        printf("\n");
+    }
+    for (int p = 0; p < 2; p++)
+        if (!have[p])
+            printf("(%s: not run, this CPU or one of the two libraries has no such path)\n", pname[p]);
+    printf("(*) cellular is a different algorithm in each: ours searches the cells that can hold the nearest "
+           "point; FastNoise2's a fixed 3 x 3 block. The last two rows: ours with gradients, FastNoise2 values "
+           "only.\n");
+    for (int i = 0; i < FN2_N; i++)
+        for (int p = 0; p < 2; p++) {
+            noise_field_destroy(fn2_ours[i][p]);
+            noise_graph_field_destroy(fn2_graph[i][p]);
+            if (fn2_peer[i][p])
+                bench_fn2_free(fn2_peer[i][p]);
+        }
+    noise_simd_set(was);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--fastnoise2") == 0) {
+        fastnoise2_table();
+        return 0;
+    }
     static const bench_case cases[] = {
         { "stb_perlin_noise3 (z=0)", -1, 1, 0, 0, 0, NULL, NULL },
         { "stb_perlin_fbm_noise3, 6 octaves", -2, 6, 0, 0, 0, NULL, NULL },
@@ -469,5 +650,6 @@ int main(void)
            ns[per1 + 3][bc] / ns[10][bc]);
     printf("period 16 against the same cellular fill without it (%s path): 1 octave %.2fx\n", noise_simd_name(best),
            ns[N - 1][bc] / ns[cell1][bc]);
+    fastnoise2_table();
     return 0;
 }

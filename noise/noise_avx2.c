@@ -131,6 +131,23 @@ NV_FN vd vd_gather(const double *base, vi index)
     return (vd){ _mm256_i32gather_pd(base, _mm256_castsi256_si128(index), 8),
                  _mm256_i32gather_pd(base, _mm256_extracti128_si256(index, 1), 8) };
 }
+/* lane l = base[d[l]] for d[l] in [0, 8): a gather from eight doubles in
+ * registers (each half picks 32-bit words from both halves of the table
+ * and keeps the half its index names) */
+NV_FN __m256d nv_perm8_half(__m256 lo, __m256 hi, __m128i d4)
+{
+    __m256i e = _mm256_cvtepu32_epi64(d4), e2 = _mm256_add_epi64(e, e);
+    __m256i w = _mm256_or_si256(e2, _mm256_slli_epi64(_mm256_add_epi64(e2, _mm256_set1_epi64x(1)), 32));
+    __m256d from_lo = _mm256_castps_pd(_mm256_permutevar8x32_ps(lo, w));
+    __m256d from_hi = _mm256_castps_pd(_mm256_permutevar8x32_ps(hi, w));
+    return _mm256_blendv_pd(from_lo, from_hi, _mm256_castsi256_pd(_mm256_cmpgt_epi64(e, _mm256_set1_epi64x(3))));
+}
+NV_FN vd vd_perm8(const double *base, vi d)
+{
+    __m256 lo = _mm256_loadu_ps((const float *)(const void *)base);
+    __m256 hi = _mm256_loadu_ps((const float *)(const void *)(base + 4));
+    return (vd){ nv_perm8_half(lo, hi, _mm256_castsi256_si128(d)), nv_perm8_half(lo, hi, _mm256_extracti128_si256(d, 1)) };
+}
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v)
 {

@@ -62,6 +62,12 @@ NV_FN vm vi_eq_mask(vi v, int x) { return _mm256_cmpeq_epi32_mask(v, _mm256_set1
 NV_FN vm vi_lt_mask(vi v, int x) { return _mm256_cmplt_epi32_mask(v, _mm256_set1_epi32(x)); }
 NV_FN vm vi_bit_mask(vi v, int bit) { return _mm256_test_epi32_mask(v, _mm256_set1_epi32(bit)); }
 NV_FN vd vd_gather(const double *base, vi index) { return _mm512_i32gather_pd(index, base, 8); }
+/* lane l = base[d[l]] for d[l] in [0, 8): a gather from eight doubles in
+ * a register */
+NV_FN vd vd_perm8(const double *base, vi d)
+{
+    return _mm512_permutexvar_pd(_mm512_cvtepu32_epi64(d), _mm512_loadu_pd(base));
+}
 /* (float) of each lane; and two vectors interleaved a0 b0 a1 b1 ... */
 NV_FN void vd_store_f(float *p, vd v) { _mm256_storeu_ps(p, _mm512_cvtpd_ps(v)); }
 NV_FN void vd_store_f2(float *p, vd a, vd b)

@@ -23,6 +23,8 @@ NV_FN vi vi_or(vi a, vi b) { return _mm256_or_si256(a, b); }
 NV_FN vi vi_and(vi a, vi b) { return _mm256_and_si256(a, b); }
 #define vi_shl(a, n) _mm256_slli_epi32(a, n)
 #define vi_shr(a, n) _mm256_srli_epi32(a, n)
+/* 1 if every lane is in [0, 8) */
+NV_FN int vi_all_below8(vi v) { return _mm256_testz_si256(v, _mm256_set1_epi32(~7)); }
 /* bytes at base + index (a table padded to be read 4 bytes at a time) */
 NV_FN vi vi_gather_bytes(const unsigned char *base, vi index)
 {

@@ -164,15 +164,14 @@ typedef struct {
     int ok[NV_PB]; /* 0: a lane needs the scalar kernel */
 } nv_sq2_pass;
 
-NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
-                        vd *val, vd *g0, vd *g1)
+NV_FN void nv_sq2_block_q(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *XQ, const vd *YQ,
+                          vd *val, vd *g0, vd *g1)
 {
     nv_sq2_pass ps;
-    vd f = vd_set1(L->freq[k]);
     vi s = vi_set1((int)nl_seed(L->seed[k]));
     int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
     for (int b = 0; b < NV_PB; b++) {
-        vd x = vd_mul(X[b], f), y = vd_mul(Y[b], f), fx = vd_floor(x), fy = vd_floor(y);
+        vd x = XQ[b], y = YQ[b], fx = vd_floor(x), fy = vd_floor(y);
         vi i = vd_to_vi(fx), j = vd_to_vi(fy);
         ps.ok[b] = nv_index_ok_i(i, j);
         ps.tx[b] = nv_frac(x, fx);
@@ -207,11 +206,22 @@ NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int
             nv_sq2_cell_of(mode, want_grad, e, ty, nv_fade(ty), nv_dfade(ty), &c);
             v = nv_sq2_sample(mode, want_grad, &c, ps.tx[b], &d0, &d1);
         } else {
-            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], L->period[k], vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0,
-                     &d1);
+            nv_eval2(NV_SQ2, mode, want_grad, L->seed[k], L->period[k], XQ[b], YQ[b], &v, &d0, &d1);
         }
         nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
     }
+}
+
+/* nv_sq2_block_q at plane points: noise space = plane * freq */
+NV_FN void nv_sq2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                        vd *val, vd *g0, vd *g1)
+{
+    vd f = vd_set1(L->freq[k]), XQ[NV_PB], YQ[NV_PB];
+    for (int b = 0; b < NV_PB; b++) {
+        XQ[b] = vd_mul(X[b], f);
+        YQ[b] = vd_mul(Y[b], f);
+    }
+    nv_sq2_block_q(mode, want_grad, acc, L, k, XQ, YQ, val, g0, g1);
 }
 
 /* The triangle lattice likewise: the first pass finds each vector's cell
@@ -223,18 +233,17 @@ typedef struct {
     int ok[NV_PB];
 } nv_tri2_pass;
 
-NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
-                         vd *val, vd *g0, vd *g1)
+NV_FN void nv_tri2_block_q(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *XQ, const vd *YQ,
+                           vd *val, vd *g0, vd *g1)
 {
     nv_tri2_pass ps;
-    vd f = vd_set1(L->freq[k]);
     vi s = vi_set1((int)nl_seed(L->seed[k])), pc = vi_set1((int)NL_PRIME_C);
     int shift = mode == NK_MODE_VALUE ? 3 : 4; /* entry size 8 or 16 bytes */
     const double *t = mode == NK_MODE_VALUE ? nl_value_table
                     : mode == NK_MODE_PERLIN ? &nl_diamond_table[0][0] : &nk_simplex2_table[0][0];
     for (int b = 0; b < NV_PB; b++) {
         vd fli, flj;
-        nv_tri2_lattice(vd_mul(X[b], f), vd_mul(Y[b], f), &fli, &flj, &ps.fx[b], &ps.fy[b]);
+        nv_tri2_lattice(XQ[b], YQ[b], &fli, &flj, &ps.fx[b], &ps.fy[b]);
         vi i = vd_to_vi(fli), j = vd_to_vi(flj);
         ps.ok[b] = nv_index_ok_i(i, j);
         vm xgy = vd_gt(ps.fx[b], ps.fy[b]);
@@ -260,10 +269,22 @@ NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, in
             }
             v = nv_tri2_blend(mode, want_grad, c[0], c[1], c[1], c[2], ps.fx[b], ps.fy[b], &d0, &d1);
         } else {
-            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], 0, vd_mul(X[b], f), vd_mul(Y[b], f), &v, &d0, &d1);
+            nv_eval2(NV_TRI2, mode, want_grad, L->seed[k], 0, XQ[b], YQ[b], &v, &d0, &d1);
         }
         nv_acc(want_grad, acc, L, k, v, d0, d1, &val[b], &g0[b], &g1[b]);
     }
+}
+
+/* nv_tri2_block_q at plane points: noise space = plane * freq */
+NV_FN void nv_tri2_block(int mode, int want_grad, int acc, const ne_layer *L, int k, const vd *X, const vd *Y,
+                         vd *val, vd *g0, vd *g1)
+{
+    vd f = vd_set1(L->freq[k]), XQ[NV_PB], YQ[NV_PB];
+    for (int b = 0; b < NV_PB; b++) {
+        XQ[b] = vd_mul(X[b], f);
+        YQ[b] = vd_mul(Y[b], f);
+    }
+    nv_tri2_block_q(mode, want_grad, acc, L, k, XQ, YQ, val, g0, g1);
 }
 #endif
 

@@ -9,12 +9,19 @@
 #ifndef NOISE_VEC_SQUARE_ROWS_H
 #define NOISE_VEC_SQUARE_ROWS_H
 
-/* Cells this small (in samples) do not pay for sharing a cell's work. */
-#define NV_SQ2_SHARE_MIN 1.0
-/* Cells a chunk may touch on the shared path (more: the whole kernel). */
-#define NV_ROW_CELLS (NV_ROW_CHUNK / 2 + 8)
+/* Rows with more cells than this per sample take the whole kernel (by
+ * nv_sq2_block_q's two passes). Up to one cell per sample, sharing the
+ * columns' work halves the hashing; at two (the highest octave of a
+ * 6-octave fbm at zoom 0) each sample reads its own cell's two columns
+ * and no others: on Zen 5's AVX-512, 1-octave perlin at two cells per
+ * sample took 2.1 ns a sample shared (the cells picked by vpermt2pd from
+ * sixteen) and 1.7 by the blocks. */
+#define NV_SQ2_SHARE_MAX 1.0
+/* Cells a chunk may touch on the shared path (more: the whole kernel):
+ * a whole chunk at one cell per sample. */
+#define NV_ROW_CELLS (NV_ROW_CHUNK + 16)
 
-/* ne_sq2_row's twin. Where cells span NV_SQ2_SHARE_MIN samples or more, the
+/* ne_sq2_row's twin. Where cells are NV_SQ2_SHARE_MAX per sample or fewer, the
  * chunk's cells are set up first, NV_W cells at a time (column hashes, then
  * each cell's blend coefficients, as nk_*2_cell), and each sample vector
  * takes its cells' coefficients (one broadcast when the lanes share a cell,
@@ -116,8 +123,16 @@ NV_FN void nv_sq2_one(int mode, int want_grad, const nv_sq2_coef *cf, int c, nv_
     }
 }
 
+/* Whether a chunk's columns read their corners' table entries by loads,
+ * from byte offsets stored by the hashing pass (two passes, as
+ * nv_sq2_block), rather than through nv_value_of / nv_diamond_of: where
+ * the path reads tables, and for perlin on every path (on Zen 5's AVX-512,
+ * perlin's loads beat computing the diamond, value's do not). */
+#define NV_SQ2_COL_LOADS(mode) (NV_PTS_TABLES && (NV_TABLES || (mode) == NK_MODE_PERLIN))
+
 /* nk_*2_cell's left-hand numbers of columns 0 .. n - 1 (rounded up to
- * NV_W) from their corner hashes ca (column, j) and cb (column, j + 1):
+ * NV_W) from their corner hashes ca (column, j) and cb (column, j + 1)
+ * (NV_SQ2_COL_LOADS: their entries' byte offsets):
  * value noise: p = a + (b - a) sy and py = (b - a) dsy; perlin: p = ga0 ry
  * + gb0 sy, q = ga1 ty ry + gb1 ty1 sy, py = (gb0 - ga0) dsy, qy = (ga1 ry
  * + gb1 sy) + (gb1 ty1 - ga1 ty) dsy (ry = 1 - sy, ty1 = ty - 1), as
@@ -128,17 +143,28 @@ NV_FN void nv_sq2_columns(int mode, int want_grad, const uint32_t *ca, const uin
     vd vty = vd_set1(ty), vsy = vd_set1(sy), vdsy = vd_set1(dsy);
     vd ty1 = vd_sub(vty, vd_set1(1.0)), ry = vd_sub(vd_set1(1.0), vsy);
     for (int c = 0; c < n; c += NV_W) {
-        vi ha = vi_loadu(ca + c), hb = vi_loadu(cb + c);
         if (mode == NK_MODE_VALUE) {
-            vd a = nv_value_of(ha), ba = vd_sub(nv_value_of(hb), a);
+            vd a, ba;
+            if (NV_SQ2_COL_LOADS(mode)) {
+                a = vd_table1(nl_value_table, ca + c);
+                ba = vd_sub(vd_table1(nl_value_table, cb + c), a);
+            } else {
+                a = nv_value_of(vi_loadu(ca + c));
+                ba = vd_sub(nv_value_of(vi_loadu(cb + c)), a);
+            }
             vd_storeu(cf->p + c, vd_add(a, vd_mul(ba, vsy)));
             if (want_grad)
                 vd_storeu(cf->py + c, vd_mul(ba, vdsy));
             continue;
         }
         vd ga0, ga1, gb0, gb1;
-        nv_diamond_of(ha, NL_PERLIN2_SCALE, &ga0, &ga1);
-        nv_diamond_of(hb, NL_PERLIN2_SCALE, &gb0, &gb1);
+        if (NV_SQ2_COL_LOADS(mode)) {
+            vd_table2(&nl_perlin2_table[0][0], ca + c, &ga0, &ga1);
+            vd_table2(&nl_perlin2_table[0][0], cb + c, &gb0, &gb1);
+        } else {
+            nv_diamond_of(vi_loadu(ca + c), NL_PERLIN2_SCALE, &ga0, &ga1);
+            nv_diamond_of(vi_loadu(cb + c), NL_PERLIN2_SCALE, &gb0, &gb1);
+        }
         vd_storeu(cf->p + c, vd_add(vd_mul(ga0, ry), vd_mul(gb0, vsy)));
         vd_storeu(cf->q + c, vd_add(vd_mul(vd_mul(ga1, vty), ry), vd_mul(vd_mul(gb1, ty1), vsy)));
         if (want_grad) {
@@ -160,7 +186,23 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     vd vqy = vd_set1(qy);
     if (!cc->share || !j_ok) {
         vd vf = vd_set1(L->freq[k]);
-        for (int i = 0; i < m; i += NV_W) {
+        int i = 0;
+#if NV_PTS_TABLES
+        /* NV_PB vectors at a time by the batch block's two passes (the
+         * corners' entries read by loads) */
+        for (; i + NV_PB * NV_W <= m; i += NV_PB * NV_W) {
+            vd X[NV_PB], Y[NV_PB], val[NV_PB], g0[NV_PB], g1[NV_PB];
+            for (int b = 0; b < NV_PB; b++) {
+                X[b] = vd_mul(nv_row_x(xs, x0, step, c0 + i + b * NV_W, n), vf);
+                Y[b] = vqy;
+                g0[b] = g1[b] = vd_zero();
+            }
+            nv_sq2_block_q(mode, want_grad, 0, L, k, X, Y, val, g0, g1);
+            for (int b = 0; b < NV_PB; b++)
+                nv_emit_o(want_grad, to_float, o, c0 + i + b * NV_W, NV_W, val[b], g0[b], g1[b], v, g, fv, fg);
+        }
+#endif
+        for (; i < m; i += NV_W) {
             vd val, g0 = vd_zero(), g1 = vd_zero();
             nv_eval2(NV_SQ2, mode, want_grad, seed, per, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
                      &g0, &g1);
@@ -187,9 +229,17 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
         vi col = per ? nv_wrap(vd_add(vd_set1(lo + c), vd_iota()), per) : vi_add(vi_set1((int)lo + c), vi_iota());
         vi h = nv_eat(vs, col);
         vi2 hh = nv2_avalanche(nv2_eat_sum(vi2_add(vi2_join(h, h), vjc)));
-        vi_storeu(ca + c, vi2_lo(hh));
-        vi_storeu(cb + c, vi2_hi(hh));
+        if (NV_SQ2_COL_LOADS(mode)) {
+            /* the table entries' byte offsets (8 or 16 bytes an entry) */
+            vi_storeu(ca + c, vi_shl(nv_byte(vi2_lo(hh)), mode == NK_MODE_VALUE ? 3 : 4));
+            vi_storeu(cb + c, vi_shl(nv_byte(vi2_hi(hh)), mode == NK_MODE_VALUE ? 3 : 4));
+        } else {
+            vi_storeu(ca + c, vi2_lo(hh));
+            vi_storeu(cb + c, vi2_hi(hh));
+        }
     }
+    if (NV_SQ2_COL_LOADS(mode))
+        __asm__("" : "+m"(ca), "+m"(cb)); /* as nv_sq2_block: the offsets are read from memory */
     /* the cells' coefficients: first each column's left-hand numbers
      * (columns 0 .. n_cells, in whole vectors), then each cell's
      * differences of its two columns (cells 0 .. n_cells - 1, in whole
@@ -274,6 +324,27 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                     cell.b = vd_loadu(cf.b + c);
                 }
             }
+        } else if (c + NV_W <= (n_cells + NV_W - 1) / NV_W * NV_W && vi_all_below8(vi_add(idx, vi_set1(-c)))) {
+            /* cells c .. c + 7 (a few samples per cell): the eight
+             * coefficients from c on, permuted in registers (the arrays
+             * are set that far: rp, ryp and b to the last cell's vector,
+             * p, q, py and qy one column past it) */
+            vi d = vi_add(idx, vi_set1(-c));
+            cell.p = vd_perm8(cf.p + c, d);
+            cell.rp = vd_perm8(cf.rp + c, d);
+            if (mode == NK_MODE_PERLIN) {
+                cell.q = vd_perm8(cf.q + c, d);
+                cell.r = vd_perm8(cf.p + 1 + c, d);
+                cell.s = vd_perm8(cf.q + 1 + c, d);
+            }
+            if (want_grad) {
+                cell.py = vd_perm8(cf.py + c, d);
+                cell.ryp = vd_perm8(cf.ryp + c, d);
+                if (mode == NK_MODE_PERLIN) {
+                    cell.qy = vd_perm8(cf.qy + c, d);
+                    cell.b = vd_perm8(cf.b + c, d);
+                }
+            }
         } else {
             cell.p = vd_gather(cf.p, idx);
             cell.rp = vd_gather(cf.rp, idx);
@@ -297,12 +368,12 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
     }
 }
 
-/* Whether a row of n samples (xs, or step apart) at frequency f has cells
- * of NV_SQ2_SHARE_MIN samples or more */
+/* Whether a row of n samples (xs, or step apart) at frequency f has at
+ * most NV_SQ2_SHARE_MAX cells per sample (its cells are shared) */
 NV_FN int nv_sq2_shares(int n, const double *xs, double step, double f)
 {
     double cells_per_sample = xs ? (n > 1 ? fabs(xs[n - 1] - xs[0]) * f / (double)(n - 1) : 1.0) : fabs(step * f);
-    return cells_per_sample * NV_SQ2_SHARE_MIN <= 1.0;
+    return cells_per_sample <= NV_SQ2_SHARE_MAX;
 }
 
 /* The row's y: cell j (and whether j and j + 1 are int32), fraction ty and

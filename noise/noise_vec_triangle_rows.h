@@ -27,7 +27,11 @@
  * the cells its chain has at a key where the store holds another cell (or
  * none). Entries lo .. hi hold cells (i, j) = (di, dj) with their corner
  * data; entry hi + 1 holds no cell (NaN: no lane matches it). */
-#define NV_TRI2_CELLS (NV_ROW_CHUNK / 4 + 8)
+/* (the limit is where sharing stops paying against the whole kernel in
+ * nv_tri2_block_q's two passes: on Zen 5's AVX-512, a 1-octave simplex
+ * fill at 6 samples per unit (a chain of ~43 cells a chunk) took 2.6 ns a
+ * sample shared and 2.0 not; at 8 per unit, ~32 cells, 2.1 and 2.1) */
+#define NV_TRI2_CELLS (NV_ROW_CHUNK / 8 + 8)
 /* keys a grid chunk's rows may share before the store starts over */
 #define NV_TRI2_SPAN (2 * NV_TRI2_CELLS + 16)
 
@@ -283,7 +287,27 @@ NV_FN void nv_tri2_chunk(int mode, int want_grad, int to_float, const ne_layer *
             vd_storeu(pfy + i, fy);
             vd_storeu(pdk + i, dk);
         }
-    for (int i = 0; i < m; i += NV_W) {
+    int i0 = 0;
+#if NV_PTS_TABLES
+    /* not shared: NV_PB vectors at a time by the batch block's two passes
+     * (the corners' entries read by loads, not gathered) */
+    if (!share) {
+        vd yq = vd_set1(qy), Y[NV_PB];
+        for (int b = 0; b < NV_PB; b++)
+            Y[b] = yq;
+        for (; i0 + NV_PB * NV_W <= m; i0 += NV_PB * NV_W) {
+            vd X[NV_PB], val[NV_PB], g0[NV_PB], g1[NV_PB];
+            for (int b = 0; b < NV_PB; b++) {
+                X[b] = vd_loadu(xq + i0 + b * NV_W);
+                g0[b] = g1[b] = vd_zero();
+            }
+            nv_tri2_block_q(mode, want_grad, 0, L, k, X, Y, val, g0, g1);
+            for (int b = 0; b < NV_PB; b++)
+                nv_emit_o(want_grad, to_float, o, c0 + i0 + b * NV_W, NV_W, val[b], g0[b], g1[b], v, g, fv, fg);
+        }
+    }
+#endif
+    for (int i = i0; i < m; i += NV_W) {
         int w = m - i < NV_W ? m - i : NV_W;
         vd val, g0 = vd_zero(), g1 = vd_zero();
         if (share && pkc[i / NV_W] >= 0)

@@ -24,7 +24,7 @@ level=${1:-test}
 
 pkgs_build="gcc make pkg-config libc6-dev curl xz-utils patch libpng-dev zlib1g-dev libdeflate-dev libjansson-dev libsqlite3-dev libwebp-dev nodejs npm"
 pkgs_test="chromium clang libclang-rt-14-dev valgrind python3-numpy python3-pil webp gdal-bin sqlite3"
-pkgs_bench="g++ libstb-dev libnoise-dev wrk nginx-light python3-yaml"
+pkgs_bench="g++ cmake libstb-dev libnoise-dev wrk nginx-light python3-yaml"
 pkgs_image="buildah debootstrap"
 
 want="$pkgs_build"
