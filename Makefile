@@ -273,8 +273,8 @@ FN2_CMAKE_FLAGS := -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF -DFASTNOIS
   $(if $(wildcard $(FASTSIMD_DIR)/CMakeLists.txt),-DCPM_FastSIMD_SOURCE=$(abspath $(FASTSIMD_DIR)) \
   -DCPM_USE_LOCAL_PACKAGES=OFF -DFETCHCONTENT_FULLY_DISCONNECTED=ON)
 
-.PHONY: fastnoise2-lib
-fastnoise2-lib:
+# FastNoise2's library, built once by its own cmake (delete build/fastnoise2 to rebuild it)
+$(FN2_LIB):
 	@test -f "$(FASTNOISE2_DIR)/CMakeLists.txt" || { echo "FASTNOISE2_DIR=$(FASTNOISE2_DIR): no FastNoise2 source tree there"; exit 1; }
 	@command -v cmake >/dev/null || { echo "bench-noise: FastNoise2 needs cmake (scripts/deps.sh bench)"; exit 1; }
 	$(Q)test -f $(FN2_BUILD)/CMakeCache.txt || cmake -S "$(abspath $(FASTNOISE2_DIR))" -B $(FN2_BUILD) $(FN2_CMAKE_FLAGS) >/dev/null
@@ -282,7 +282,7 @@ fastnoise2-lib:
 
 FN2_INC := -I$(FASTNOISE2_DIR)/include -I$(FASTSIMD_DIR)/include -I$(FN2_BUILD)/src/fastsimd/FastSIMD_FastNoise/include \
   $(if $(wildcard $(FASTSIMD_DIR)/CMakeLists.txt),,-I$(FN2_BUILD)/_deps/fastsimd-src/include)
-$(BUILD)/bench/bench_noise_fn2: bench/bench_noise.c bench/bench_noise_libnoise.cpp bench/bench_fastnoise2.cpp bench/bench_fastnoise2.h bench/bench_graph_cases.h $(BUILD)/libnoise.a $(BUILD)/bench/today.o fastnoise2-lib
+$(BUILD)/bench/bench_noise_fn2: bench/bench_noise.c bench/bench_noise_libnoise.cpp bench/bench_fastnoise2.cpp bench/bench_fastnoise2.h bench/bench_graph_cases.h $(BUILD)/libnoise.a $(BUILD)/bench/today.o $(FN2_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -DBENCH_FASTNOISE2 -c bench/bench_noise.c -o $@.o
 	$(CXX) $(OPT) -Wall -Wextra -Werror -c bench/bench_noise_libnoise.cpp -o $@-libnoise.o
