@@ -528,6 +528,7 @@ lib: $(LIB_FILES)
 install: lib
 	$(Q)install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/noisetile
 	$(Q)install -m 644 noise/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h
+	$(Q)install -m 644 noise/noise_graph.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise_graph.h
 	$(Q)install -m 644 $(BUILD)/lib/libnoisetile.a $(DESTDIR)$(LIBDIR)/libnoisetile.a
 	$(Q)install -m 755 $(BUILD)/lib/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION)
 	$(Q)ln -sf libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR)
@@ -538,7 +539,7 @@ install: lib
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then ldconfig; fi
 
 uninstall:
-	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
+	$(Q)rm -f $(DESTDIR)$(INCLUDEDIR)/noisetile/noise.h $(DESTDIR)$(INCLUDEDIR)/noisetile/noise_graph.h $(DESTDIR)$(LIBDIR)/libnoisetile.a \
 	  $(DESTDIR)$(LIBDIR)/libnoisetile.so $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_MAJOR) \
 	  $(DESTDIR)$(LIBDIR)/libnoisetile.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/pkgconfig/noisetile.pc
 	-$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/noisetile

@@ -123,6 +123,8 @@ int noise_graph_planar(const noise_graph *g);
  * (memory, or NOISE_GRAPH_ELIMIT when unrolling exceeds
  * NOISE_GRAPH_MAX_INSTANCES) with *err filled. */
 typedef struct noise_graph_field noise_graph_field;
+/* The field keeps what it needs: the graph may be destroyed once it is
+ * prepared. */
 noise_graph_field *noise_graph_prepare(const noise_graph *g, uint32_t seed, noise_graph_error *err);
 void noise_graph_field_destroy(noise_graph_field *f);
 

@@ -26,7 +26,7 @@ check() {  # check NAME COMMAND...
 
 prefix=$tmp/prefix
 check "make install PREFIX=<temporary>" make --no-print-directory install BUILD="$BUILD" PREFIX="$prefix"
-check "installed files" test -f "$prefix/include/noisetile/noise.h" -a -f "$prefix/lib/libnoisetile.a" \
+check "installed files" test -f "$prefix/include/noisetile/noise.h" -a -f "$prefix/include/noisetile/noise_graph.h" -a -f "$prefix/lib/libnoisetile.a" \
   -a -L "$prefix/lib/libnoisetile.so" -a -L "$prefix/lib/libnoisetile.so.2" -a -f "$prefix/lib/pkgconfig/noisetile.pc"
 
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
@@ -51,18 +51,30 @@ build_and_compare() {  # build_and_compare NAME PKG_CONFIG_FLAGS...
 check "example, shared library, prints the README's numbers" build_and_compare shared
 check "example, static library (pkg-config --static), prints the README's numbers" \
   build_and_compare static --static
+# the graph interface: a one-node graph is its kind, bit for bit
+graph_example() {
+  cc -std=c11 -Wall -Wextra -Werror examples/graph.c $(pkg-config --cflags noisetile) \
+    -o "$tmp/graph" $(pkg-config --libs noisetile) || return 1
+  LD_LIBRARY_PATH=$prefix/lib "$tmp/graph" >"$tmp/graph.out" || return 1
+  cat "$tmp/graph.out"
+  local got
+  got=$(sed -n 's/^one node perlin(octaves:4) seed 7 at (1.5, -2.25): //p' "$tmp/graph.out")
+  [ "$got" = "$want" ] && grep -q '^composed add(curve(perlin(' "$tmp/graph.out"
+}
+check "graph example: perlin(octaves:4) as a graph prints the README's numbers; a composed graph evaluates" graph_example
 check "example binary uses libnoisetile.so.2" bash -c "LD_LIBRARY_PATH='$prefix/lib' ldd '$tmp/point-shared' | grep -q 'libnoisetile.so.2 => $prefix/lib/'"
 # the same answer on every path the CPU has
 paths_agree() {
   local p ref=""
   for p in scalar avx2 avx512; do
     out=$(NOISE_SIMD=$p LD_LIBRARY_PATH=$prefix/lib "$tmp/point-shared" | head -1) || return 1
+    out="$out / $(NOISE_SIMD=$p LD_LIBRARY_PATH=$prefix/lib "$tmp/graph")" || return 1
     echo "$p: $out"
     [ -z "$ref" ] && ref=$out
     [ "$out" = "$ref" ] || return 1
   done
 }
-check "example: the same numbers with NOISE_SIMD=scalar, avx2, avx512" paths_agree
+check "examples (point, graph): the same numbers with NOISE_SIMD=scalar, avx2, avx512" paths_agree
 exported() {
   local bad
   bad=$(nm -D --defined-only "$prefix/lib/libnoisetile.so" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -v '^noise_')
@@ -84,5 +96,5 @@ check "make install DESTDIR=<root> PREFIX=/usr/local stages under the root" \
   make --no-print-directory install BUILD="$BUILD" DESTDIR="$tmp/root" PREFIX=/usr/local
 check "staged pkg-config file names /usr/local" grep -qx 'prefix=/usr/local' "$tmp/root/usr/local/lib/pkgconfig/noisetile.pc"
 check "make uninstall removes the files" bash -c "make --no-print-directory uninstall BUILD='$BUILD' PREFIX='$prefix' &&
-  ! ls '$prefix/lib'/libnoisetile* '$prefix/include/noisetile/noise.h' 2>/dev/null"
+  ! ls '$prefix/lib'/libnoisetile* '$prefix/include/noisetile/noise.h' '$prefix/include/noisetile/noise_graph.h' 2>/dev/null"
 [ "$n_fail" -eq 0 ]
