@@ -21,14 +21,13 @@
 
 /* A json_real for a finite double, JSON null for NaN/Inf (which jansson
  * refuses); NULL out of memory. */
-static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+json_t *api_real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
-/* A JSON array of n doubles, or NULL out of memory. */
-static json_t *real_array(const double *v, size_t n)
+json_t *api_real_array(const double *v, size_t n)
 {
     json_t *a = json_array();
     for (size_t i = 0; a != NULL && i < n; i++)
-        if (json_array_append_new(a, real_or_null(v[i])) != 0) {
+        if (json_array_append_new(a, api_real_or_null(v[i])) != 0) {
             json_decref(a);
             a = NULL;
         }
@@ -78,8 +77,10 @@ static json_t *params_object(const noise_spec *spec)
 }
 
 /* Fills out with doc (which it takes) as a 200 JSON reply. */
-static int json_reply(json_t *doc, const char *cache_control, reply *out)
+int api_json_reply(json_t *doc, const char *cache_control, reply *out)
 {
+    if (doc == NULL)
+        return ERR_NOMEM;
     int rc = reply_json(out, 200, doc, cache_control);
     json_decref(doc);
     return rc;
@@ -97,9 +98,9 @@ int api_point(const route *r, const query_result *q, reply *out)
      * other values, so a reply is complete or not sent. */
     json_t *doc = json_pack("{s:s,s:I,s:o,s:f,s:f,s:o,s:o}", "kind", noise_kind_name(r->kind),
                             "seed", (json_int_t)r->seed, "params", params_object(&q->spec),
-                            "x", q->x, "y", q->y, "value", real_or_null(v), "gradient",
-                            real_array(grad, (size_t)n_grad));
-    return json_reply(doc, API_CACHE_CONTROL, out);
+                            "x", q->x, "y", q->y, "value", api_real_or_null(v), "gradient",
+                            api_real_array(grad, (size_t)n_grad));
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 int api_points(const route *r, const query_result *qr, const char *body, size_t body_len,
@@ -180,7 +181,7 @@ int api_stats(const route *r, const query_result *qr, reply *out)
         "mean", s->mean, "sd", s->sd, "share_beyond_half", (double)s->beyond_half / n,
         "peaks", (json_int_t)s->peaks, "histogram", "min", -1.0, "max", 1.0, "counts", counts);
     free(s);
-    return json_reply(doc, API_CACHE_CONTROL, out);
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 /* TileJSON's own arguments: mapping=mercator and scale=W (the world's
@@ -189,8 +190,8 @@ int api_stats(const route *r, const query_result *qr, reply *out)
  * mapping. *want_period: with it and no period in the query (the caller
  * then tries period=W, which the field may refuse: kind, lattice,
  * frequency; with it the world wraps without a seam). */
-static int mercator_args(const query_args *q, query_args *rest, long long *world,
-                         int *want_period, char *err, size_t err_size)
+int api_mercator_args(const query_args *q, query_args *rest, long long *world, int *want_period, char *err,
+                      size_t err_size)
 {
     const char *mapping = NULL, *scale = NULL;
     int has_period = 0;
@@ -243,7 +244,7 @@ int api_tilejson(const route *r, const query_args *q_in, const char *base_url, r
     query_args args, with;
     long long world = 0;
     int want_period = 0;
-    int rc0 = mercator_args(q_in, &args, &world, &want_period, err, err_size);
+    int rc0 = api_mercator_args(q_in, &args, &world, &want_period, err, err_size);
     if (rc0 != 0)
         return rc0;
     char period_text[24];
@@ -361,7 +362,7 @@ int api_tilejson(const route *r, const query_args *q_in, const char *base_url, r
         json_decref(doc);
         doc = NULL;
     }
-    return json_reply(doc, API_CACHE_CONTROL, out);
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 /* ---- the documents built once ---- */

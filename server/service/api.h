@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "service/query.h"
 #include "service/reply.h"
 #include "service/route.h"
@@ -31,6 +33,19 @@ int api_stats(const route *r, const query_result *q, reply *out);
  * scheme and authority the tiles template starts with ("http://h:p"). */
 int api_tilejson(const route *r, const query_args *q, const char *base_url, reply *out,
                  char *err, size_t err_size);
+
+/* Shared with graphapi.c (graph answers): a JSON number for a finite
+ * double, null for NaN/Inf; a JSON array of n doubles (null for NaN/Inf;
+ * NULL out of memory); a 200 JSON reply of doc (taken; NULL
+ * doc: ERR_NOMEM); TileJSON's own arguments, mapping=mercator and scale=W
+ * (the world's width in plane units, a power of two, route.h), taken out of
+ * q into *rest: *world 0 without the mapping, *want_period 1 when the
+ * mapping is asked and the query names no period. */
+json_t *api_real_or_null(double v);
+json_t *api_real_array(const double *v, size_t n);
+int api_json_reply(json_t *doc, const char *cache_control, reply *out);
+int api_mercator_args(const query_args *q, query_args *rest, long long *world, int *want_period, char *err,
+                      size_t err_size);
 
 /* The body of GET /api/kinds as a new JSON object (caller decrefs). */
 json_t *api_kinds_document(void);

@@ -12,24 +12,12 @@
 #include "base/failalloc.h"
 #include "heights/batch.h"
 #include "heights/stats.h"
+#include "service/api.h"
 #include "service/heightsreq.h"
 #include "service/params.h"
 #include "tiles/render.h"
 
 #define API_CACHE_CONTROL "public, max-age=86400"
-
-static json_t *real_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
-
-static json_t *real_array(const double *v, size_t n)
-{
-    json_t *a = json_array();
-    for (size_t i = 0; a != NULL && i < n; i++)
-        if (json_array_append_new(a, real_or_null(v[i])) != 0) {
-            json_decref(a);
-            a = NULL;
-        }
-    return a;
-}
 
 /* {"name"?: ..., "graph": text, "seed": S}: the head of every answer. */
 static json_t *head(const route *r, const char *text)
@@ -45,15 +33,6 @@ static json_t *head(const route *r, const char *text)
         return NULL;
     }
     return doc;
-}
-
-static int json_reply(json_t *doc, const char *cache_control, reply *out)
-{
-    if (doc == NULL)
-        return ERR_NOMEM;
-    int rc = reply_json(out, 200, doc, cache_control);
-    json_decref(doc);
-    return rc;
 }
 
 /* Sets key to v (taken) in doc; on failure frees doc and returns NULL
@@ -84,9 +63,9 @@ int graphapi_point(const route *r, const char *text, const fieldsrc_graph *graph
     json_t *doc = head(r, text);
     doc = with(doc, "x", json_real(q->x));
     doc = with(doc, "y", json_real(q->y));
-    doc = with(doc, "value", real_or_null(v));
-    doc = with(doc, "gradient", real_array(grad, (size_t)n_grad));
-    return json_reply(doc, API_CACHE_CONTROL, out);
+    doc = with(doc, "value", api_real_or_null(v));
+    doc = with(doc, "gradient", api_real_array(grad, (size_t)n_grad));
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 int graphapi_points(const route *r, const char *text, const fieldsrc_graph *graph,
@@ -165,7 +144,7 @@ int graphapi_stats(const route *r, const char *text, const fieldsrc_graph *graph
                counts != NULL ? json_pack("{s:f,s:f,s:o}", "min", -1.0, "max", 1.0, "counts", counts)
                               : NULL);
     free(s);
-    return json_reply(doc, API_CACHE_CONTROL, out);
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 /* The TileJSON object of a graph's tiles: tiles is the template. */
@@ -213,55 +192,13 @@ static void prefix_of(const route *r, const char *text, const char *base, char *
     }
 }
 
-/* mapping=mercator and scale=W taken out of q into *rest (as a kind's
- * TileJSON takes them: api.c); *world 0 without the mapping. */
-static int mercator_args(const query_args *q, query_args *rest, long long *world, char *err,
-                         size_t err_size)
-{
-    const char *mapping = NULL, *scale = NULL;
-    char shown[40];
-    *rest = (query_args){0};
-    *world = 0;
-    for (size_t i = 0; i < q->n; i++) {
-        if (strcmp(q->names[i], "mapping") == 0)
-            mapping = q->values[i];
-        else if (strcmp(q->names[i], "scale") == 0)
-            scale = q->values[i];
-        else {
-            rest->names[rest->n] = q->names[i];
-            rest->values[rest->n++] = q->values[i];
-        }
-    }
-    if (mapping != NULL && strcmp(mapping, "mercator") != 0) {
-        snprintf(err, err_size, "mapping must be 'mercator' (or absent: the plane's own tiles), got '%s'",
-                 query_shown(mapping, 20, shown, sizeof shown));
-        return ERR_BAD_REQUEST;
-    }
-    if (mapping == NULL) {
-        if (scale != NULL) {
-            snprintf(err, err_size, "scale applies only with mapping=mercator (the world's width in plane units)");
-            return ERR_BAD_REQUEST;
-        }
-        return 0;
-    }
-    double w = 32.0;
-    if (scale != NULL && (query_parse_number(scale, &w) != 0 || !(w >= 1 && w <= ROUTE_MERCATOR_MAX_WORLD) ||
-                          w != floor(w) || ((long long)w & ((long long)w - 1)) != 0)) {
-        snprintf(err, err_size,
-                 "scale (the world's width in plane units) must be a power of two in 1..16777216, got '%s'",
-                 query_shown(scale, 20, shown, sizeof shown));
-        return ERR_BAD_REQUEST;
-    }
-    *world = (long long)w;
-    return 0;
-}
-
 int graphapi_tilejson(const route *r, const char *text, const query_args *q_in,
                       const char *base_url, reply *out, char *err, size_t err_size)
 {
     query_args rest;
     long long world = 0;
-    int rc0 = mercator_args(q_in, &rest, &world, err, err_size);
+    int want_period; /* a graph's period lives in its sources: not added */
+    int rc0 = api_mercator_args(q_in, &rest, &world, &want_period, err, err_size);
     if (rc0 != 0)
         return rc0;
     const query_args *q = &rest;
@@ -343,7 +280,7 @@ int graphapi_tilejson(const route *r, const char *text, const query_args *q_in,
             doc = NULL;
         }
     }
-    return json_reply(doc, API_CACHE_CONTROL, out);
+    return api_json_reply(doc, API_CACHE_CONTROL, out);
 }
 
 int graphapi_post(const query_args *q, const char *body, size_t body_len, const char *base_url,
@@ -419,7 +356,7 @@ int graphapi_post(const query_args *q, const char *body, size_t body_len, const 
                     "nodes", noise_graph_node_count(g), "depth", noise_graph_depth(g), "tiles",
                     tiles, "tilejson", tilejson_object(&r, text, tiles, "png", NULL), "point",
                     point, "grid", grid);
-    rc = json_reply(doc, "no-store", out);
+    rc = api_json_reply(doc, "no-store", out);
 done:
     noise_graph_destroy(g);
     free(text);
