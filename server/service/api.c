@@ -156,6 +156,17 @@ done:
     return rc;
 }
 
+json_t *api_stats_counts(const stats_summary *s)
+{
+    json_t *counts = json_array();
+    for (int k = 0; counts != NULL && k < s->n_bins; k++)
+        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
+            json_decref(counts);
+            counts = NULL;
+        }
+    return counts;
+}
+
 int api_stats(const route *r, const query_result *qr, reply *out)
 {
     stats_summary *s = failalloc_malloc(sizeof *s);
@@ -166,12 +177,7 @@ int api_stats(const route *r, const query_result *qr, reply *out)
         free(s);
         return ERR_NOMEM;
     }
-    json_t *counts = json_array();
-    for (int k = 0; counts != NULL && k < s->n_bins; k++)
-        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
-            json_decref(counts);
-            counts = NULL;
-        }
+    json_t *counts = api_stats_counts(s);
     double n = (double)s->count;
     json_t *doc = json_pack(
         "{s:s,s:I,s:o,s:{s:f,s:f,s:f,s:i,s:i},s:I,s:f,s:f,s:f,s:f,s:f,s:I,s:{s:f,s:f,s:o}}",

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "heights/stats.h"
 #include "service/query.h"
 #include "service/reply.h"
 #include "service/route.h"
@@ -43,6 +44,8 @@ int api_tilejson(const route *r, const query_args *q, const char *base_url, repl
  * mapping is asked and the query names no period. */
 json_t *api_real_or_null(double v);
 json_t *api_real_array(const double *v, size_t n);
+/* The histogram counts of s as a JSON array (NULL out of memory). */
+json_t *api_stats_counts(const stats_summary *s);
 int api_json_reply(json_t *doc, const char *cache_control, reply *out);
 int api_mercator_args(const query_args *q, query_args *rest, long long *world, int *want_period, char *err,
                       size_t err_size);

@@ -122,12 +122,7 @@ int graphapi_stats(const route *r, const char *text, const fieldsrc_graph *graph
         free(s);
         return ERR_NOMEM;
     }
-    json_t *counts = json_array();
-    for (int k = 0; counts != NULL && k < s->n_bins; k++)
-        if (json_array_append_new(counts, json_integer((json_int_t)s->hist[k])) != 0) {
-            json_decref(counts);
-            counts = NULL;
-        }
+    json_t *counts = api_stats_counts(s);
     double n = (double)s->count;
     json_t *doc = head(r, text);
     doc = with(doc, "window",
