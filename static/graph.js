@@ -197,7 +197,9 @@ function pickPreset(name) {
 function setSource(src) {
   const s = nt().state;
   if (src === 'graph' && !s.graph) {
-    const text = lastGraph || (presets[0] && presets[0].graph);
+    /* the graph shown last, else the first preset (continents where there is one) */
+    const first = presets.find((p) => p.name === 'continents') || presets[0];
+    const text = lastGraph || (first && first.graph);
     if (text) nt().setGraph(text, presetOf(text) ? presetOf(text).name : null);
   } else if (src === 'kind' && s.graph) {
     lastGraph = s.graph.text;

@@ -132,7 +132,7 @@ test('the panel offers every preset of /api/graphs; picking one shows its tiles,
   assert.equal(await page.isChecked('#p-source-kind'), true, 'a kind first');
   assert.equal(await page.isVisible('#graph-group'), false, 'no graph panel for a kind');
   await page.click('label[for=p-source-graph]');
-  await waitGraphTiles(page, presets[0].graph);
+  await waitGraphTiles(page, (presets.find((p) => p.name === 'continents') || presets[0]).graph);
   assert.equal(await page.isVisible('#graph-group'), true);
   assert.equal(await page.isVisible('[data-param=octaves]'), false, 'the kind\'s parameters hide');
   assert.equal(await page.isVisible('[data-param=seed]'), true, 'the seed stays');
