@@ -140,7 +140,12 @@ function sync() {
   $('graph-group').hidden = !on;
   if (!on) return;
   const text = s.graph.text;
-  if (!s.graph.name && presetOf(text)) s.graph.name = presetOf(text).name;
+  if (!s.graph.name && presetOf(text)) {
+    /* a link to a preset's graph: its name in labels and file names (the
+     * views hear of it as of any change) */
+    s.graph.name = presetOf(text).name;
+    setTimeout(() => document.dispatchEvent(new CustomEvent('noisetile:change')), 0);
+  }
   showInfo(text);
   if (text === editorFor) return;
   clearTimeout(typing);
