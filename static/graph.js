@@ -99,7 +99,7 @@ function concise(json) {
   return node(json);
 }
 function setEditor(text, json) {
-  $('g-json').value = C.formatJson(concise(json), 56);
+  $('g-json').value = C.formatJson(concise(json), 46);
   editorFor = text;
   showError('');
   sizeNote();
@@ -257,7 +257,7 @@ function build() {
   $('g-format').addEventListener('click', () => {
     const r = C.scanJson(ta.value);
     if (!r.ok) { showError('Not JSON: line ' + r.line + ', column ' + r.column + ': ' + r.msg, null, [r.offset, r.offset + 1]); return; }
-    ta.value = C.formatJson(r.value, 56);
+    ta.value = C.formatJson(r.value, 46);
     sizeNote();
   });
   $('g-revert').addEventListener('click', () => {
