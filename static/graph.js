@@ -99,7 +99,7 @@ function concise(json) {
   return node(json);
 }
 function setEditor(text, json) {
-  $('g-json').value = C.formatJson(concise(json), 56);
+  $('g-json').value = C.formatJson(concise(json), 46);
   editorFor = text;
   showError('');
   sizeNote();
@@ -140,7 +140,12 @@ function sync() {
   $('graph-group').hidden = !on;
   if (!on) return;
   const text = s.graph.text;
-  if (!s.graph.name && presetOf(text)) s.graph.name = presetOf(text).name;
+  if (!s.graph.name && presetOf(text)) {
+    /* a link to a preset's graph: its name in labels and file names (the
+     * views hear of it as of any change) */
+    s.graph.name = presetOf(text).name;
+    setTimeout(() => document.dispatchEvent(new CustomEvent('noisetile:change')), 0);
+  }
   showInfo(text);
   if (text === editorFor) return;
   clearTimeout(typing);
@@ -197,7 +202,9 @@ function pickPreset(name) {
 function setSource(src) {
   const s = nt().state;
   if (src === 'graph' && !s.graph) {
-    const text = lastGraph || (presets[0] && presets[0].graph);
+    /* the graph shown last, else the first preset (continents where there is one) */
+    const first = presets.find((p) => p.name === 'continents') || presets[0];
+    const text = lastGraph || (first && first.graph);
     if (text) nt().setGraph(text, presetOf(text) ? presetOf(text).name : null);
   } else if (src === 'kind' && s.graph) {
     lastGraph = s.graph.text;
@@ -250,7 +257,7 @@ function build() {
   $('g-format').addEventListener('click', () => {
     const r = C.scanJson(ta.value);
     if (!r.ok) { showError('Not JSON: line ' + r.line + ', column ' + r.column + ': ' + r.msg, null, [r.offset, r.offset + 1]); return; }
-    ta.value = C.formatJson(r.value, 56);
+    ta.value = C.formatJson(r.value, 46);
     sizeNote();
   });
   $('g-revert').addEventListener('click', () => {

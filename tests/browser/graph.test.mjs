@@ -80,7 +80,12 @@ async function waitGraphTiles(page, text) {
       const u = new URL(i.src);
       return u.searchParams.get('g') === t && /^\/graph\/\d+\//.test(u.pathname) && i.complete && i.naturalWidth > 0;
     });
-  }, text, { timeout: 90000 });
+  }, text, { timeout: 90000 }).catch(async (e) => {
+    // what the map shows instead, for the message
+    const seen = await page.evaluate(() => [document.body.dataset.tiles, ...[...document.querySelectorAll('.noise-tiles img')]
+      .map((i) => `${i.complete && i.naturalWidth > 0 ? 'loaded' : 'pending'} ${decodeURIComponent(i.src).slice(0, 160)}`)]);
+    throw new Error(`${e.message}: waiting for g=${text}; the map: ${seen.slice(0, 6).join('\n')}; problems: ${problems.join('; ')}`);
+  });
 }
 const hashOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
 // The page writes its hash a moment after a change: waits for g= to be text
@@ -132,7 +137,7 @@ test('the panel offers every preset of /api/graphs; picking one shows its tiles,
   assert.equal(await page.isChecked('#p-source-kind'), true, 'a kind first');
   assert.equal(await page.isVisible('#graph-group'), false, 'no graph panel for a kind');
   await page.click('label[for=p-source-graph]');
-  await waitGraphTiles(page, presets[0].graph);
+  await waitGraphTiles(page, (presets.find((p) => p.name === 'continents') || presets[0]).graph);
   assert.equal(await page.isVisible('#graph-group'), true);
   assert.equal(await page.isVisible('[data-param=octaves]'), false, 'the kind\'s parameters hide');
   assert.equal(await page.isVisible('[data-param=seed]'), true, 'the seed stays');
@@ -169,6 +174,9 @@ test('an edited parameter shows new tiles and is a history entry: Back and Forwa
   await page.click('label[for=p-source-graph]');
   await page.click(`label[for="g-preset-${p.name}"]`);
   await waitGraphTiles(page, p.graph);
+  // the page writes its hash 200 ms after a change (two changes within that
+  // time are one history entry): the preset's entry first
+  await waitHashGraph(page, p.graph);
   const before = await page.inputValue('#g-json');
   const m = /"frequency": ([\d.e-]+)/.exec(before);
   assert.ok(m, before);
