@@ -87,6 +87,12 @@ async function waitGraphTiles(page, text) {
     throw new Error(`${e.message}: waiting for g=${text}; the map: ${seen.slice(0, 6).join('\n')}; problems: ${problems.join('; ')}`);
   });
 }
+// Leaflet fades a tile in over 200 ms: a screenshot waits until every tile
+// of the map is drawn at full opacity (else a fading tile shows as a dark square).
+async function settled(page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('.noise-tiles img')]
+    .every((i) => getComputedStyle(i).opacity === '1'), null, { timeout: 10000 });
+}
 const hashOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1));
 // The page writes its hash a moment after a change: waits for g= to be text
 // (null: no graph in the hash).
@@ -119,6 +125,7 @@ before(async () => {
 });
 
 after(async () => {
+  if (wide) await wide.ctx.close(); // an open browser would keep node (and make test) running
   if (daemon) await daemon.stop();
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
@@ -155,6 +162,7 @@ test('the panel offers every preset of /api/graphs; picking one shows its tiles,
     assert.equal(again.json.graph, p.graph, `${p.name}: the editor's JSON is the preset`);
     assert.equal(await page.textContent('#g-text'), p.graph);
     await tidy(page);
+    await settled(page);
     await page.screenshot({ path: path.join(ARTIFACTS, `graph-${p.name}-1280.png`) });
   }
   assert.deepEqual(await clippedChoices(page, '#graph-group'), []);
@@ -294,6 +302,7 @@ test('the graph panel at 1920 x 1080 and on a phone: nothing cut off, the editor
       assert.equal(lay.over, 0, 'no sideways scrolling in the panel');
       await tidy(b.page);
       await b.page.evaluate(() => document.getElementById('g-preset').scrollIntoView());
+      await settled(b.page);
       await b.page.screenshot({ path: path.join(ARTIFACTS, `graph-${p.name}-${name}.png`) });
     } finally {
       await b.ctx.close();
