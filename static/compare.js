@@ -62,6 +62,16 @@ function setCompare(kind) {
     map.on('move zoom', () => follow(map, map2));
     map2.on('move zoom', () => follow(map2, map));
     map2.on('moveend', () => document.dispatchEvent(new CustomEvent('noisetile:move')));
+    /* its box resized without a window resize (as the first map's, viewer.js) */
+    if (window.ResizeObserver) {
+      new ResizeObserver(() => {
+        const el = map2.getContainer(), size = map2.getSize();
+        if (el.clientWidth === 0 || (size.x === el.clientWidth && size.y === el.clientHeight)) return;
+        map2.invalidateSize({ animate: false });
+        follow(map, map2);
+        document.dispatchEvent(new CustomEvent('noisetile:move'));
+      }).observe(map2.getContainer());
+    }
   }
   /* the first map keeps its centre as it narrows or widens */
   map.invalidateSize({ animate: false });

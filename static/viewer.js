@@ -815,6 +815,17 @@
       scheduleHash();
       notify('move');
     });
+    /* the map's box can change size without a window resize (the panel's
+     * width, compare mode's layout): Leaflet learns it here, and what
+     * describes the window on screen (statistics, 3D, downloads) follows */
+    if (window.ResizeObserver) {
+      new ResizeObserver(function () {
+        var s = map.getSize(), el = map.getContainer();
+        if (s.x === el.clientWidth && s.y === el.clientHeight) return;
+        map.invalidateSize({ animate: false });
+        notify('move');
+      }).observe(map.getContainer());
+    }
     map.on('zoomend', drawArrow);
     map.on('click', function (e) { selectPoint(e.latlng.lng, e.latlng.lat); });
     map.on('mousemove', function (e) { showCursor(e.latlng); });
