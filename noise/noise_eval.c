@@ -946,7 +946,7 @@ static void ne_floats2(float *out, const double *a, const double *b, int n)
  * takes there), then finished as ne_layer_eval finishes an fbm layer and
  * rounded as ne_grid rounds it: the same bits as row by row. 0 if the
  * sums could not be allocated (the caller goes row by row). */
-#define NE_BAND 16
+#define NE_BAND 8
 static int ne_grid_band(const ne_layer *L, double x0, double y0, double step, int width, int row0, int height,
                         float *out_values, float *out_grads)
 {
