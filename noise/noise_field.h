@@ -69,10 +69,12 @@ typedef void (*ne_float_row_fn)(const ne_layer *L, int n, int rows, int row0, do
                                 float *fv, float *fg);
 
 /* A band of rows' fbm sums at one chunk of columns (ne_grid's): a row's
- * values v[i] and gradient sums g[c][i] for its samples i < NE_CHUNK. */
+ * values v[i] and gradient sums g[c][i] (2D: two components, passed where
+ * an ne_grad goes: the 2D loops touch g[0] and g[1] only) for its samples
+ * i < NE_CHUNK. */
 typedef struct {
     double v[NE_CHUNK];
-    ne_grad g;
+    double g[2][NE_CHUNK];
 } ne_band_row;
 
 /* fbm octave k of a 2D grid's band of rows r < rows (at y0 + (row0 + r) *
