@@ -222,7 +222,7 @@ deps-bench: $(BUILD)/.deps-bench
 
 # ---- benchmarks, release flags (BENCHMARKS.md) ----
 # Tile rendering and PNG encoding against libpng's defaults.
-$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/tiles/render.o $(BUILD)/rel/server/tiles/coarse.o $(BUILD)/rel/server/tiles/webpenc.o $(BUILD)/rel/server/tiles/pngenc.o $(BUILD)/rel/server/tiles/fastz.o $(BUILD)/rel/server/base/scratch.o $(BUILD)/rel/server/base/failalloc.o $(BUILD)/libnoise.a
+$(BUILD)/bench/bench_tiles: bench/bench_tiles.c $(BUILD)/rel/server/tiles/render.o $(BUILD)/rel/server/tiles/coarse.o $(BUILD)/rel/server/tiles/fieldsrc.o $(BUILD)/rel/server/tiles/webpenc.o $(BUILD)/rel/server/tiles/pngenc.o $(BUILD)/rel/server/tiles/fastz.o $(BUILD)/rel/server/base/scratch.o $(BUILD)/rel/server/base/failalloc.o $(BUILD)/libnoise.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) $(OPT) -o $@ $^ $(LIBS)
 

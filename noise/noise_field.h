@@ -68,6 +68,24 @@ typedef void (*ne_acc_fn)(const ne_layer *L, int k, int n, const double *xs, dou
 typedef void (*ne_float_row_fn)(const ne_layer *L, int n, int rows, int row0, double x0, double step, double y0,
                                 float *fv, float *fg);
 
+/* A band of rows' fbm sums at one chunk of columns (ne_grid's): a row's
+ * values v[i] and gradient sums g[c][i] (2D: two components, passed where
+ * an ne_grad goes: the 2D loops touch g[0] and g[1] only) for its samples
+ * i < NE_CHUNK. */
+typedef struct {
+    double v[NE_CHUNK];
+    double g[2][NE_CHUNK];
+} ne_band_row;
+
+/* fbm octave k of a 2D grid's band of rows r < rows (at y0 + (row0 + r) *
+ * step) at samples c0 .. c0 + m - 1 (m <= NE_CHUNK) of a row (at x0 + i *
+ * step), added into acc[r].v[i - c0] (amp * v) and acc[r].g[c][i - c0]
+ * (amp * freq * g; want_grad 0: values only): the same numbers as
+ * ne_acc_fn at each row's samples, with what depends on x alone computed
+ * once for the band. */
+typedef void (*ne_band_acc_fn)(const ne_layer *L, int k, int c0, int m, int rows, int row0, double x0, double step,
+                               double y0, ne_band_row *acc, int want_grad);
+
 /* A 2D fbm layer (any number of octaves) at n points given as (x, y)
  * pairs, finished as ne_layer_eval finishes it (sum / amp_sum, clamped to
  * [-1, 1]; one octave: the base field clamped), gradients as (d/dx, d/dy)
@@ -83,6 +101,7 @@ typedef struct {
     ne_acc_fn row_acc;         /* NULL: the generic fbm step */
     int acc_values;            /* 1: row_acc also for fbm values alone */
     ne_float_row_fn float_row; /* NULL: through doubles */
+    ne_band_acc_fn band_acc;   /* NULL: fbm grids row by row */
     ne_fbm_pts_fn fbm_pts;     /* NULL: the chunked per-octave loops */
     int wraps;                 /* vector loops: 1 if they take periodic layers (L->period) */
 } ne_base;

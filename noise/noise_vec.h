@@ -113,6 +113,17 @@ NV_FN void nv_rows2(int lat, int mode, int want_grad, const ne_layer *L, int n, 
             nv_rows2(LAT, MODE, 0, L, n, rows, row0, x0, step, y0, fv, NULL);                             \
     }
 
+/* The square lattice's fbm bands (ne_band_acc_fn) */
+#define NV_SQ2_BAND(name, MODE)                                                                           \
+    static NV_TARGET void name##_band(const ne_layer *L, int k, int c0, int m, int rows, int row0,        \
+                                      double x0, double step, double y0, ne_band_row *acc, int want_grad) \
+    {                                                                                                     \
+        if (want_grad)                                                                                    \
+            nv_sq2_band(MODE, 1, L, k, c0, m, rows, row0, x0, step, y0, acc);                             \
+        else                                                                                              \
+            nv_sq2_band(MODE, 0, L, k, c0, m, rows, row0, x0, step, y0, acc);                             \
+    }
+
 NV_LOOPS(nv_value_sq3, nv_pts3, nv_pts3, NV_SQ2, NK_MODE_VALUE)
 NV_LOOPS(nv_perlin_sq3, nv_pts3, nv_pts3, NV_SQ2, NK_MODE_PERLIN)
 NV_LOOPS(nv_value_tet3, nv_pts3, nv_pts3, NV_TRI2, NK_MODE_VALUE)
@@ -122,6 +133,8 @@ NV_LOOPS(nv_improved2, nv_improved_pts, nv_improved_pts, 0)
 NV_LOOPS(nv_improved3, nv_improved_pts, nv_improved_pts, 1)
 NV_2D_LOOPS(nv_value_sq2, NV_SQ2, NK_MODE_VALUE)
 NV_2D_LOOPS(nv_perlin_sq2, NV_SQ2, NK_MODE_PERLIN)
+NV_SQ2_BAND(nv_value_sq2, NK_MODE_VALUE)
+NV_SQ2_BAND(nv_perlin_sq2, NK_MODE_PERLIN)
 NV_2D_LOOPS(nv_value_tri2, NV_TRI2, NK_MODE_VALUE)
 NV_2D_LOOPS(nv_perlin_tri2, NV_TRI2, NK_MODE_PERLIN)
 NV_2D_LOOPS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
@@ -138,17 +151,21 @@ NV_2D_LOOPS(nv_simplex_tri2, NV_TRI2, NK_MODE_SIMPLEX)
 #define NV_2D_BASE(name, WRAPS)                                                                           \
     { NV_LOOPS_FIELDS(name), .row_acc = name##_acc, .acc_values = 1, .float_row = name##_floatrow,        \
       .fbm_pts = name##_fbm, .wraps = WRAPS }
+/* the square lattice's: also its fbm bands */
+#define NV_SQ2_BASE(name)                                                                                 \
+    { NV_LOOPS_FIELDS(name), .row_acc = name##_acc, .acc_values = 1, .float_row = name##_floatrow,        \
+      .band_acc = name##_band, .fbm_pts = name##_fbm, .wraps = 1 }
 /* improved noise's 2D slice: the four loops and fbm at points */
 #define NV_IMP2_BASE(name) { NV_LOOPS_FIELDS(name), .fbm_pts = name##_fbm }
 
 /* This path's loops; NV_NONE entries keep the scalar ones. */
 static const ne_base_table nv_bases = {
     [NOISE_VALUE] = {
-        [NOISE_SQUARE] = { NV_2D_BASE(nv_value_sq2, 1), NV_BASE(nv_value_sq3) },
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_value_sq2), NV_BASE(nv_value_sq3) },
         [NOISE_TRIANGLE] = { NV_2D_BASE(nv_value_tri2, 0), NV_BASE(nv_value_tet3) },
     },
     [NOISE_PERLIN] = {
-        [NOISE_SQUARE] = { NV_2D_BASE(nv_perlin_sq2, 1), NV_BASE(nv_perlin_sq3) },
+        [NOISE_SQUARE] = { NV_SQ2_BASE(nv_perlin_sq2), NV_BASE(nv_perlin_sq3) },
         [NOISE_TRIANGLE] = { NV_2D_BASE(nv_perlin_tri2, 0), NV_BASE(nv_perlin_tet3) },
         /* the GLSL variants: 2D only (with t the scalar loops) */
         [NE_PERLIN_ANGLE_SQUARE] = { NV_BASE(nv_perlin_angle2) },

@@ -40,6 +40,7 @@
  * per-vector numbers below are set. */
 typedef struct {
     int c0, m, share, n_cells, cached;
+    int out0; /* where sample c0 goes in the output: c0, or 0 for a band's chunk sums (nv_sq2_band) */
     double lo;
     double X[NV_ROW_CHUNK + NV_W];
     double tx[NV_ROW_CHUNK], tx1[NV_ROW_CHUNK], sx[NV_ROW_CHUNK], dsx[NV_ROW_CHUNK];
@@ -56,6 +57,7 @@ NV_FN void nv_sq2_cols_at(int mode, int want_grad, int cache, int share, double 
     vd vf = vd_set1(f);
     cc->c0 = c0;
     cc->m = m;
+    cc->out0 = c0;
     cc->cached = 0;
     cc->share = 0;
     if (!share)
@@ -182,7 +184,7 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
                         int n, const double *xs, double x0, double step, double *v, ne_grad g, float *fv, float *fg)
 {
     uint32_t seed = L->seed[k], s = nl_seed(seed), per = L->period[k];
-    int c0 = cc->c0, m = cc->m;
+    int c0 = cc->c0, m = cc->m, e0 = cc->out0;
     vd vqy = vd_set1(qy);
     if (!cc->share || !j_ok) {
         vd vf = vd_set1(L->freq[k]);
@@ -199,14 +201,14 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
             }
             nv_sq2_block_q(mode, want_grad, 0, L, k, X, Y, val, g0, g1);
             for (int b = 0; b < NV_PB; b++)
-                nv_emit_o(want_grad, to_float, o, c0 + i + b * NV_W, NV_W, val[b], g0[b], g1[b], v, g, fv, fg);
+                nv_emit_o(want_grad, to_float, o, e0 + i + b * NV_W, NV_W, val[b], g0[b], g1[b], v, g, fv, fg);
         }
 #endif
         for (; i < m; i += NV_W) {
             vd val, g0 = vd_zero(), g1 = vd_zero();
             nv_eval2(NV_SQ2, mode, want_grad, seed, per, vd_mul(nv_row_x(xs, x0, step, c0 + i, n), vf), vqy, &val,
                      &g0, &g1);
-            nv_emit_o(want_grad, to_float, o, c0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
+            nv_emit_o(want_grad, to_float, o, e0 + i, m - i < NV_W ? m - i : NV_W, val, g0, g1, v, g, fv, fg);
         }
         return;
     }
@@ -269,7 +271,7 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
             vd val = nv_sq2_sample_x(mode, want_grad, &cell, vd_loadu(cc->tx + i),
                                      mode == NK_MODE_PERLIN ? vd_loadu(cc->tx1 + i) : vd_zero(), vd_loadu(cc->sx + i),
                                      want_grad ? vd_loadu(cc->dsx + i) : vd_zero(), &g0, &g1);
-            nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+            nv_emit_o(want_grad, to_float, o, e0 + i, w, val, g0, g1, v, g, fv, fg);
             continue;
         }
         vd x = vd_loadu(cc->X + i), fl = vd_floor(x);
@@ -284,7 +286,7 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
              * gradients, 9 coefficients spilled and reloaded) */
             vd g0 = vd_zero(), g1 = vd_zero();
             vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-            nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+            nv_emit_o(want_grad, to_float, o, e0 + i, w, val, g0, g1, v, g, fv, fg);
             continue;
         }
         if (vi_all_eq2(idx, c, c + 1)) {
@@ -364,7 +366,7 @@ NV_FN void nv_sq2_chunk(int mode, int want_grad, int to_float, const ne_layer *L
         }
         vd g0 = vd_zero(), g1 = vd_zero();
         vd val = nv_sq2_sample(mode, want_grad, &cell, tx, &g0, &g1);
-        nv_emit_o(want_grad, to_float, o, c0 + i, w, val, g0, g1, v, g, fv, fg);
+        nv_emit_o(want_grad, to_float, o, e0 + i, w, val, g0, g1, v, g, fv, fg);
     }
 }
 
@@ -432,6 +434,31 @@ NV_FN void nv_sq2_rows(int mode, int want_grad, const ne_layer *L, int n, int ro
                 nv_sq2_chunk(mode, want_grad, 1, L, 0, &o1, &cc, j_ok, j, qy, ty, sy, dsy, n, NULL, x0, step, NULL,
                              NULL, fv + at, fg ? fg + 2 * at : NULL);
             }
+        }
+    }
+}
+
+/* fbm octave k of a band of rows (rows r < rows at y0 + (row0 + r) *
+ * step) at samples c0 .. c0 + m - 1 of the grid's rows (x0 + i * step),
+ * added into the band's sums acc[r] (sample c0 + i at index i), as
+ * nv_sq2_row's to_float 2 at those rows: the chunk's columns computed
+ * once for all rows, as nv_sq2_rows does for one octave. */
+NV_FN void nv_sq2_band(int mode, int want_grad, const ne_layer *L, int k, int c0, int m, int rows, int row0,
+                       double x0, double step, double y0, ne_band_row *acc)
+{
+    double f = L->freq[k];
+    int share = nv_sq2_shares(m, NULL, step, f);
+    nv_out o = nv_out_of(want_grad, 2, L, k);
+    nv_sq2_cols cc;
+    for (int c = c0; c < c0 + m; c += NV_ROW_CHUNK) {
+        nv_sq2_cols_at(mode, want_grad, 1, share, f, c0 + m, NULL, x0, step, c, &cc);
+        cc.out0 = c - c0;
+        for (int r = 0; r < rows; r++) {
+            double qy = (y0 + (double)(row0 + r) * step) * f, ty, sy, dsy;
+            uint64_t j;
+            int j_ok = nv_sq2_row_y(qy, &j, &ty, &sy, &dsy);
+            nv_sq2_chunk(mode, want_grad, 2, L, k, &o, &cc, j_ok, j, qy, ty, sy, dsy, c0 + m, NULL, x0, step,
+                         acc[r].v, want_grad ? acc[r].g : NULL, NULL, NULL);
         }
     }
 }
