@@ -86,25 +86,12 @@ int coarse_render_tile_src(const noise_spec *spec, const fieldsrc_graph *graph, 
                 o[k] = (unsigned char)((sums[k] + n / 2) / n);
     }
 
-    if (format == RENDER_WEBP) {
-        if (gray) /* WebP takes RGB: spread the grey levels, last pixel first */
-            for (size_t p = (size_t)px * px; p-- > 0;)
-                pixels[3 * p] = pixels[3 * p + 1] = pixels[3 * p + 2] = pixels[p];
-        /* always lossy: means of sub-pixels are not the few colours that
-         * make lossless WebP exact and small (an unshaded zoom -2 tile:
-         * 150 KB lossless, see BENCHMARKS.md) */
-        rc = webpenc_encode(pixels, px, px, (size_t)px * 3,
-                            quality == 0 ? WEBPENC_DEFAULT_QUALITY : quality, out, out_size);
-        if (rc < 0 && rc != RENDER_ENOMEM)
-            rc = RENDER_EPNG;
-        goto done;
-    }
-    rc = pngenc_encode(pixels, px, px, (size_t)px * (gray ? 1 : 3), gray ? PNGENC_GRAY : PNGENC_RGB,
-                       NULL, 0, NULL, out, out_size);
-    if (rc == PNGENC_ENOMEM)
-        rc = RENDER_ENOMEM;
-    else if (rc < 0)
-        rc = RENDER_EPNG;
+    /* WebP always lossy: means of sub-pixels are not the few colours that
+     * make lossless WebP exact and small (an unshaded zoom -2 tile: 150 KB
+     * lossless, see BENCHMARKS.md) */
+    rc = render_encode(pixels, px, gray ? PNGENC_GRAY : PNGENC_RGB, NULL,
+                       format == RENDER_PNG ? -1 : quality == 0 ? WEBPENC_DEFAULT_QUALITY : quality, out,
+                       out_size);
 
 done:
     if (have_field)

@@ -299,6 +299,29 @@ static void expand_rgb(const unsigned char *pixels, size_t n_px, pngenc_format f
     }
 }
 
+int render_encode(const unsigned char *pixels, int px, pngenc_format format, const unsigned char *plte,
+                  int webp_quality, unsigned char **out, size_t *out_size)
+{
+    int rc;
+    if (webp_quality < 0) {
+        rc = pngenc_encode(pixels, px, px, (size_t)px * (format == PNGENC_RGB ? 3 : 1), format,
+                           format == PNGENC_INDEXED ? plte : NULL, 256, NULL, out, out_size);
+        return rc == PNGENC_ENOMEM ? RENDER_ENOMEM : rc < 0 ? RENDER_EPNG : rc;
+    }
+    size_t n_px = (size_t)px * (size_t)px;
+    if (format == PNGENC_RGB) {
+        rc = webpenc_encode(pixels, px, px, (size_t)px * 3, webp_quality, out, out_size);
+    } else { /* WebP takes RGB */
+        unsigned char *rgb = failalloc_malloc(n_px * 3);
+        if (!rgb)
+            return RENDER_ENOMEM;
+        expand_rgb(pixels, n_px, format, plte, rgb);
+        rc = webpenc_encode(rgb, px, px, (size_t)px * 3, webp_quality, out, out_size);
+        free(rgb);
+    }
+    return rc < 0 && rc != RENDER_ENOMEM ? RENDER_EPNG : rc;
+}
+
 int render_tile(const noise_spec *spec, int z, int64_t x, int64_t y, int px, const render_opts *opts,
                 render_format out_format, int quality, unsigned char **out_png, size_t *out_size)
 {
@@ -389,30 +412,12 @@ int render_tile_src(const noise_spec *spec, const fieldsrc_graph *graph, int z, 
         }
     }
 
-    if (out_format == RENDER_WEBP) {
-        int q = render_webp_lossless(opts) ? WEBPENC_LOSSLESS
-                : quality == 0                ? WEBPENC_DEFAULT_QUALITY
-                                              : quality;
-        if (format == PNGENC_RGB) {
-            rc = webpenc_encode(pixels, px, px, (size_t)px * 3, q, out_png, out_size);
-        } else {
-            unsigned char *rgb = failalloc_malloc(n_px * 3);
-            if (!rgb)
-                goto done;
-            expand_rgb(pixels, n_px, format, plte, rgb);
-            rc = webpenc_encode(rgb, px, px, (size_t)px * 3, q, out_png, out_size);
-            free(rgb);
-        }
-        if (rc < 0 && rc != RENDER_ENOMEM)
-            rc = RENDER_EPNG;
-        goto done;
-    }
-    rc = pngenc_encode(pixels, px, px, (size_t)px * channels, format,
-                       format == PNGENC_INDEXED ? plte : NULL, 256, NULL, out_png, out_size);
-    if (rc == PNGENC_ENOMEM)
-        rc = RENDER_ENOMEM;
-    else if (rc < 0)
-        rc = RENDER_EPNG;
+    rc = render_encode(pixels, px, format, plte,
+                       out_format == RENDER_PNG            ? -1
+                       : render_webp_lossless(opts)        ? WEBPENC_LOSSLESS
+                       : quality == 0                      ? WEBPENC_DEFAULT_QUALITY
+                                                           : quality,
+                       out_png, out_size);
 
 done:
     if (have_field)

@@ -11,6 +11,7 @@
 #include "base/errors.h"
 #include "noise.h"
 #include "tiles/fieldsrc.h"
+#include "tiles/pngenc.h"
 
 /* The side of tile (0, 0, 0) in plane units (docs/field.md, "Tile geometry"). */
 #define RENDER_WORLD_SIZE 16.0
@@ -114,5 +115,13 @@ int render_webp_lossless(const render_opts *opts);
 /* Likewise for .webp tiles, whose bytes also depend on libwebp's version
  * (webpenc_version()); the cache key and ETag of a WebP tile carry both. */
 #define RENDER_WEBP_VERSION 1
+
+/* A tile's px x px pixels (format: PNGENC_GRAY or PNGENC_INDEXED with plte,
+ * or PNGENC_RGB) encoded as PNG (webp_quality < 0, the tile settings) or
+ * as WebP (webp_quality: WEBPENC_LOSSLESS or 1..100; expanded to RGB
+ * first) into a new buffer. Returns 0, RENDER_ENOMEM or RENDER_EPNG. The
+ * one encoding step of render_tile_src and coarse_render_tile_src. */
+int render_encode(const unsigned char *pixels, int px, pngenc_format format, const unsigned char *plte,
+                  int webp_quality, unsigned char **out, size_t *out_size);
 
 #endif
