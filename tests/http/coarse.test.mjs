@@ -14,8 +14,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PNG } from 'pngjs';
 import { startDaemon, get } from './daemon.mjs';
+import { pngRgb } from './readers.mjs';
 
 let d, dir;
 before(async () => {
@@ -31,14 +31,6 @@ async function ok(url, init) {
   const r = await get(d.url + url, init);
   assert.equal(r.status, 200, `${url}: ${r.text}`);
   return r;
-}
-
-// { w, h, rgb } of a PNG answer.
-function pngRgb(buf) {
-  const p = PNG.sync.read(buf);
-  const rgb = Buffer.alloc(p.width * p.height * 3);
-  for (let i = 0, j = 0; i < p.data.length; i += 4, j += 3) { rgb[j] = p.data[i]; rgb[j + 1] = p.data[i + 1]; rgb[j + 2] = p.data[i + 2]; }
-  return { w: p.width, h: p.height, rgb };
 }
 
 // The zoom-0 @1x tiles under tile (z, x, y) @scale, averaged down to that

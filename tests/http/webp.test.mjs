@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PNG } from 'pngjs';
 import { startDaemon, get } from './daemon.mjs';
+import { pngRgb } from './readers.mjs';
 
 const PYTHON = '/usr/bin/python3'; // Debian's, with python3-pil
 let d, dir;
@@ -52,13 +53,6 @@ function dwebpRgb(file) {
   return { w: Number(m[1]), h: Number(m[2]), rgb: ppm.subarray(m[0].length) };
 }
 
-function pngRgb(buf) {
-  const p = PNG.sync.read(buf);
-  const rgb = Buffer.alloc(p.width * p.height * 3);
-  for (let i = 0, j = 0; i < p.data.length; i += 4, j += 3) { rgb[j] = p.data[i]; rgb[j + 1] = p.data[i + 1]; rgb[j + 2] = p.data[i + 2]; }
-  return rgb;
-}
-
 function psnr(a, b) {
   assert.equal(a.length, b.length);
   let se = 0;
@@ -81,7 +75,7 @@ test('unshaded .webp tiles are lossless: Pillow and dwebp decode them to the PNG
       assert.equal(webp.headers.get('content-type'), 'image/webp');
       assert.equal(webp.body.subarray(0, 4).toString(), 'RIFF');
       assert.equal(webp.body.subarray(8, 16).toString(), 'WEBPVP8L', `${t} ${q}: lossless (VP8L)`);
-      const want = pngRgb(png.body);
+      const want = pngRgb(png.body).rgb;
       const f = save(webp.body);
       const pil = pillowRgb(f);
       assert.equal(pil.format, 'WEBP');
@@ -104,7 +98,7 @@ test('shaded .webp tiles are lossy at quality 80 by default: close to the PNG, a
   assert.notEqual(q95.headers.get('etag'), q80.headers.get('etag'));
   assert.notEqual(png.headers.get('etag'), webp.headers.get('etag'));
   assert.ok(webp.body.length * 5 < png.body.length, `WebP ${webp.body.length} bytes, PNG ${png.body.length}`);
-  const want = pngRgb(png.body);
+  const want = pngRgb(png.body).rgb;
   const f80 = save(webp.body), f95 = save(q95.body);
   const pil = pillowRgb(f80), dw = dwebpRgb(f80);
   assert.ok(pil.rgb.equals(dw.rgb), 'Pillow and dwebp decode the same pixels');
